@@ -1,0 +1,43 @@
+# Two commands on a fresh machine: `make run` (the service on 127.0.0.1) and `make test` (everything).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 3000
+
+.PHONY: run test lint unit venv browser clean
+
+$(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+venv: $(VENV)/.installed
+
+run: venv
+	$(PY) tools/local_api.py --port $(PORT)
+
+# Chromium for the browser tests: Debian's package, installed through apt when run as root.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	  else echo "warning: chromium missing and not root; browser tests will be skipped"; fi; \
+	fi
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+unit: venv
+	$(VENV)/bin/pytest -q tests/unit
+
+test: venv browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .aws-sam
