@@ -1,0 +1,187 @@
+"""template.yaml is the single source of truth: it must lint clean, every reference in it must
+resolve, every function must point at a handler that exists, and the routes and their auth
+must be the contract's."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cfnlint.api import lint_file
+from cfnlint.decode import decode
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+
+PSEUDO_PARAMETERS = {
+    "AWS::AccountId", "AWS::NotificationARNs", "AWS::NoValue", "AWS::Partition", "AWS::Region",
+    "AWS::StackId", "AWS::StackName", "AWS::URLSuffix",
+}
+
+# The contract's routes: (method, path) → who may call it. Platform routes are signed with IAM;
+# invitees and spectators reach the public ones without credentials.
+CONTRACT_ROUTES: dict[tuple[str, str], str] = {
+    ("PUT", "/v1/games/{game_id}"): "AWS_IAM",
+    ("GET", "/v1/games/{game_id}/join-sheet"): "AWS_IAM",
+    ("POST", "/v1/games/{game_id}/players"): "AWS_IAM",
+    ("GET", "/v1/games/{game_id}/players/{player_id}/move-sheet"): "AWS_IAM",
+    ("POST", "/v1/games/{game_id}/players/{player_id}/moves"): "AWS_IAM",
+    ("GET", "/v1/games/{game_id}/players/{player_id}/recap"): "AWS_IAM",
+    ("GET", "/v1/invites/{token}"): "NONE",
+    ("POST", "/v1/invites/{token}"): "NONE",
+    ("GET", "/v1/games/{game_id}/board"): "NONE",
+    ("GET", "/v1/games/{game_id}/board.svg"): "NONE",
+}
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    loaded, matches = decode(str(TEMPLATE))
+    assert not matches, [str(m) for m in matches]
+    assert loaded is not None
+    return dict(loaded)
+
+
+def test_template_lints_clean() -> None:
+    # Given the SAM template / When cfn-lint checks it (SAM transform done offline)
+    matches = lint_file(TEMPLATE)
+    # Then nothing at all is reported, warnings included
+    assert [str(m) for m in matches] == []
+
+
+def _references(node: Any) -> list[str]:
+    """Every name used by Ref, GetAtt and ${} in Sub, anywhere below ``node``."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "Ref" and isinstance(value, str):
+                found.append(value)
+            elif key == "Fn::GetAtt":
+                target = value.split(".")[0] if isinstance(value, str) else value[0]
+                found.append(target)
+            elif key == "Fn::Sub":
+                text, variables = (value, {}) if isinstance(value, str) else (value[0], value[1])
+                for name in re.findall(r"\$\{([^}!]+)\}", text):
+                    if name not in variables:
+                        found.append(name.split(".")[0])
+                found.extend(_references(variables))
+            else:
+                found.extend(_references(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_references(item))
+    return found
+
+
+def test_every_reference_resolves(template: dict[str, Any]) -> None:
+    # cfn-lint's SAM transform misses references inside Globals and policy templates, so
+    # walk the raw template ourselves.
+    known = set(template.get("Parameters", {})) | set(template.get("Resources", {})) | PSEUDO_PARAMETERS
+    known |= set(template.get("Conditions", {}))
+    # SAM's generated names that a template may reference.
+    known |= {"ServerlessHttpApi", "ServerlessRestApi"}
+    missing = sorted(set(_references(template)) - known)
+    assert missing == []
+
+
+def _functions(template: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: resource["Properties"]
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+
+
+def test_every_function_points_at_a_real_handler(template: dict[str, Any]) -> None:
+    globals_ = template.get("Globals", {}).get("Function", {})
+    for name, props in _functions(template).items():
+        code_uri = props.get("CodeUri", globals_.get("CodeUri"))
+        handler = props.get("Handler", globals_.get("Handler"))
+        module_name, _, attribute = handler.rpartition(".")
+        path = ROOT / code_uri / (module_name.replace(".", "/") + ".py")
+        assert path.is_file(), f"{name}: {path} does not exist"
+        source = path.read_text()
+        assert f"def {attribute}(" in source, f"{name}: {path} has no {attribute}()"
+
+
+def _http_routes(template: dict[str, Any]) -> dict[tuple[str, str], tuple[str, dict[str, Any]]]:
+    routes: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+    for name, props in _functions(template).items():
+        for event in props.get("Events", {}).values():
+            if event["Type"] == "HttpApi":
+                key = (event["Properties"]["Method"].upper(), event["Properties"]["Path"])
+                assert key not in routes, f"{key} is served twice"
+                routes[key] = (name, event["Properties"])
+    return routes
+
+
+def _default_authorizer(template: dict[str, Any]) -> str | None:
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::Serverless::HttpApi":
+            auth = resource.get("Properties", {}).get("Auth", {})
+            default: str | None = auth.get("DefaultAuthorizer")
+            return default
+    return None
+
+
+def test_contract_routes_exist_with_the_contract_auth(template: dict[str, Any]) -> None:
+    routes = _http_routes(template)
+    default = _default_authorizer(template)
+    for key, expected in CONTRACT_ROUTES.items():
+        assert key in routes, f"{key} is missing from template.yaml"
+        _function, props = routes[key]
+        authorizer = props.get("Auth", {}).get("Authorizer", default)
+        assert authorizer == expected, f"{key}: authorizer {authorizer}, contract says {expected}"
+
+
+def test_platform_routes_added_beyond_the_contract_are_signed(template: dict[str, Any]) -> None:
+    default = _default_authorizer(template)
+    for (method, path), (_function, props) in _http_routes(template).items():
+        public = path.startswith("/v1/invites/") or path.startswith("/v1/games/{game_id}/board")
+        public |= path == "/v1/openapi.json"
+        authorizer = props.get("Auth", {}).get("Authorizer", default)
+        if not public:
+            assert authorizer == "AWS_IAM", f"{method} {path} is a platform route but not AWS_IAM"
+
+
+def test_the_schedule_runs_the_expiry_function_every_five_minutes(template: dict[str, Any]) -> None:
+    schedules = [
+        event["Properties"]
+        for props in _functions(template).values()
+        for event in props.get("Events", {}).values()
+        if event["Type"] in {"Schedule", "ScheduleV2"}
+    ]
+    assert [s.get("ScheduleExpression") for s in schedules] == ["rate(5 minutes)"]
+
+
+def test_the_table_has_a_sparse_expiry_index_pitr_and_ttl(template: dict[str, Any]) -> None:
+    tables = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::DynamoDB::Table"]
+    assert len(tables) == 1
+    table = tables[0]
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+    assert table["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+    assert table["TimeToLiveSpecification"]["Enabled"] is True
+    assert table.get("GlobalSecondaryIndexes"), "the sweeper needs a GSI on invitation expiry"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="project runs on 3.11+")
+def test_every_handler_module_imports(template: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given the environment the template gives each function (names only; nothing is called)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    globals_ = template.get("Globals", {}).get("Function", {})
+    for name, props in _functions(template).items():
+        env = {**globals_.get("Environment", {}).get("Variables", {}),
+               **props.get("Environment", {}).get("Variables", {})}
+        for key, value in env.items():
+            monkeypatch.setenv(key, value if isinstance(value, str) else f"{key.lower()}-local")
+        module_name, _, attribute = props.get("Handler", globals_.get("Handler")).rpartition(".")
+        path = ROOT / props.get("CodeUri", globals_.get("CodeUri")) / (module_name.replace(".", "/") + ".py")
+        spec = importlib.util.spec_from_file_location(f"template_check_{name}", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert callable(getattr(module, attribute)), name
