@@ -15,10 +15,10 @@ direction over the whole board instead of walking lines stone by stone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
-from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
+from functools import cache
+from typing import NamedTuple
 
 MIN_SIZE = 6
 MAX_SIZE = 59
@@ -26,7 +26,7 @@ DEFAULT_SIZE = 15
 WIN_LENGTH = 6
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     BLACK = "black"
     WHITE = "white"
 
@@ -42,7 +42,7 @@ class Colour(str, Enum):
 COLOURS = (Colour.BLACK, Colour.WHITE)
 
 
-class IllegalReason(str, Enum):
+class IllegalReason(StrEnum):
     OFF_BOARD = "off_board"
     OCCUPIED = "occupied"
     DUPLICATE = "duplicate"
@@ -68,10 +68,9 @@ class IllegalMove(ValueError):
         self.point = point
 
 
-@dataclass(frozen=True, slots=True)
-class TurnResult:
-    """What one turn did. ``placed`` may be shorter than the stones offered when the first
-    stone of a pair already made six."""
+class TurnResult(NamedTuple):
+    """What one turn did (immutable). ``placed`` may be shorter than the stones offered when
+    the first stone of a pair already made six."""
 
     turn_number: int
     colour: Colour
@@ -84,7 +83,7 @@ class TurnResult:
 class Geometry:
     """Per-size tables, built once per board size (see :func:`geometry`)."""
 
-    __slots__ = ("size", "area", "stride", "bit", "directions", "full_mask")
+    __slots__ = ("area", "bit", "directions", "full_mask", "size", "stride")
 
     def __init__(self, size: int) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -101,20 +100,31 @@ class Geometry:
         self.full_mask = sum(self.bit)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(size: int) -> Geometry:
     return Geometry(size)
 
 
 def has_six(bits: int, stride: int) -> bool:
     """True when ``bits`` (padded layout) holds six or more in a row in any direction."""
-    for shift in (1, stride, stride + 1, stride - 1):
-        run = bits & (bits >> shift)
-        double = shift + shift
-        run &= run >> double
-        if run & (run >> double):
-            return True
-    return False
+    # Unrolled: pairs, then fours (pair & pair two further on), then sixes (four & pair).
+    run = bits & (bits >> 1)
+    four = run & (run >> 2)
+    if four & (run >> 4):
+        return True
+    run = bits & (bits >> stride)
+    four = run & (run >> (2 * stride))
+    if four & (run >> (4 * stride)):
+        return True
+    shift = stride + 1
+    run = bits & (bits >> shift)
+    four = run & (run >> (2 * shift))
+    if four & (run >> (4 * shift)):
+        return True
+    shift = stride - 1
+    run = bits & (bits >> shift)
+    four = run & (run >> (2 * shift))
+    return bool(four & (run >> (4 * shift)))
 
 
 class Position:
@@ -124,8 +134,17 @@ class Position:
     nothing; ``undo`` takes back the last turn exactly.
     """
 
-    __slots__ = ("size", "_geo", "_bits", "_cells", "_turns", "_placed", "winner",
-                 "winning_line", "draw")
+    __slots__ = (
+        "_bits",
+        "_cells",
+        "_geo",
+        "_placed",
+        "_turns",
+        "draw",
+        "size",
+        "winner",
+        "winning_line",
+    )
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self._geo = geometry(size)
@@ -268,35 +287,50 @@ class Position:
 
         A six made by the first stone of a pair ends the game there: the second stone is
         not placed and ``TurnResult.placed`` holds only the first.
+
+        The six test runs once per turn over the whole board (shift-and-mask, see
+        :func:`has_six`); only when it fires is the first stone tested alone, so the
+        result is the same as testing the lines through each stone as it is placed.
         """
-        self.check(stones)
         geo = self._geo
-        side = len(self._turns) & 1
-        bit = geo.bit
         cells = self._cells
+        turns = self._turns
+        area = geo.area
+        # Fast path for the common, legal turn; anything else gets the precise verdict.
+        if len(stones) == 2 and turns and self.winner is None and not self.draw:
+            a, b = stones
+            if not (0 <= a < area and 0 <= b < area and a != b and cells[a] < 0 and cells[b] < 0
+                    and area - self._placed >= 2):
+                self.check(stones)
+        else:
+            self.check(stones)
+        side = len(turns) & 1
+        bit = geo.bit
         mine = self._bits[side]
         for point in stones:
             mine |= bit[point]
             cells[point] = side
         placed = tuple(stones)
-        colour = COLOURS[side]
         winner: Colour | None = None
         line: tuple[int, ...] = ()
-        if has_six(mine, geo.stride):
-            winner = colour
-            if len(placed) == 2 and has_six(mine & ~bit[placed[1]], geo.stride):
+        stride = geo.stride
+        if has_six(mine, stride):
+            winner = COLOURS[side]
+            if len(placed) == 2 and has_six(mine & ~bit[placed[1]], stride):
                 # The first stone already won: the second is never placed.
                 mine &= ~bit[placed[1]]
                 cells[placed[1]] = -1
                 placed = placed[:1]
             line = self._line_through(placed[-1], side)
+            self.winner = winner
+            self.winning_line = line
         self._bits[side] = mine
-        self._turns.append(placed)
+        turns.append(placed)
         self._placed += len(placed)
-        self.winner = winner
-        self.winning_line = line
-        self.draw = winner is None and self._placed == geo.area
-        return TurnResult(len(self._turns), colour, placed, winner, line, self.draw)
+        draw = winner is None and self._placed == area
+        if draw:
+            self.draw = True
+        return TurnResult(len(turns), COLOURS[side], placed, winner, line, draw)
 
     def undo(self) -> tuple[int, ...]:
         """Take back the last turn and return its stones."""
