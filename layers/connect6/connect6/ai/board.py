@@ -298,3 +298,16 @@ def hitting_moves(sets: list[tuple[int, ...]]) -> tuple[list[int], list[tuple[in
             if all(b in x for x in rest):
                 pairs.add((a, b) if a < b else (b, a))
     return singles, sorted(pairs)
+
+
+def _clean_tables() -> tuple[list[int], list[int]]:
+    """``CLEAN[s][code]``: s's stone count in a window with no enemy stone, else 0."""
+    out: tuple[list[int], list[int]] = ([0] * 49, [0] * 49)
+    for c in range(49):
+        b, w = c % 7, c // 7
+        out[0][c] = b if w == 0 else 0
+        out[1][c] = w if b == 0 else 0
+    return out
+
+
+CLEAN = _clean_tables()
