@@ -1,0 +1,25 @@
+"""What people look at: the live spectator board, the SVG board and the invitation pages.
+
+Pure functions from the contract's JSON shapes to ``str``; the handlers call them.
+"""
+
+from connect6.pages.html import (
+    board_page,
+    invite_error_page,
+    invite_page,
+    invite_redeemed_page,
+    script_json,
+    status_text,
+)
+from connect6.pages.svg import board_svg, stones_of
+
+__all__ = [
+    "board_page",
+    "board_svg",
+    "invite_error_page",
+    "invite_page",
+    "invite_redeemed_page",
+    "script_json",
+    "status_text",
+    "stones_of",
+]

@@ -1,0 +1,199 @@
+"""The spectator page and the invitation pages: escaping, content, safe JSON, no external loads."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from connect6.pages import board_page, invite_error_page, invite_page, invite_redeemed_page, script_json
+
+EVIL = '<script>alert("x")</script>&\'"'
+
+
+class Collector(HTMLParser):
+    """Records tags, attributes, script bodies and visible text of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.text: list[str] = []
+        self._in_script: dict[str, str | None] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = dict(attrs)
+            self.scripts.append((dict(attrs), ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = None
+
+    def handle_data(self, data):
+        if self._in_script is not None:
+            attrs, body = self.scripts[-1]
+            self.scripts[-1] = (attrs, body + data)
+        else:
+            self.text.append(data)
+
+
+def collect(page: str) -> Collector:
+    c = Collector()
+    c.feed(page)
+    c.close()
+    return c
+
+
+def game_view(**extra):
+    view = {
+        "game_id": "run-42", "game_name": "Sunday club", "status": "in_progress",
+        "seats": [{"seat": 1, "state": "taken", "name": "Ana", "kind": "human", "colour": "black",
+                   "hold_expires_at": None},
+                  {"seat": 2, "state": "taken", "name": "Ben", "kind": "computer", "colour": "white",
+                   "hold_expires_at": None}],
+        "black": {"name": "Ana", "kind": "human"}, "white": {"name": "Ben", "kind": "computer"},
+        "to_move": {"colour": "white", "name": "Ben", "move_number": 2, "stones_to_place": 2},
+        "move_count": 1, "stones_placed": 1, "board_size": 15,
+        "board": ["." * 15] * 7 + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7,
+        "last_move": {"move_number": 1, "colour": "black", "stones": ["h8"]},
+        "winner": None, "winning_line": [], "updated_at": "2026-11-29T12:00:00Z",
+    }
+    view.update(extra)
+    return view
+
+
+def assert_self_contained(page: str) -> None:
+    c = collect(page)
+    for tag, attrs in c.tags:
+        for key in ("src", "href"):
+            value = attrs.get(key)
+            if value is not None and tag != "a":
+                pytest.fail(f"<{tag} {key}={value}> loads something from outside the page")
+        if tag == "a":
+            assert not (attrs.get("href") or "").startswith(("http:", "https:", "//"))
+    assert "@import" not in page and "url(http" not in page
+    assert ('name="viewport"' in page) and page.startswith("<!doctype html>")
+
+
+def test_board_page_shows_players_turn_and_moves():
+    page = board_page(game_view())
+    text = " ".join(collect(page).text)
+    assert "Sunday club" in text and "Ana" in text and "Ben" in text
+    assert "Ben (White) to play move 2: 2 stones" in text
+    assert "1. Black h8" in text
+    assert 'data-point="h8"' in page
+    assert_self_contained(page)
+
+
+def test_board_page_escapes_every_name_and_embeds_json_safely():
+    # Given names that try to inject markup and close the script element
+    view = game_view(game_name=EVIL, black={"name": EVIL, "kind": "human"},
+                     to_move={"colour": "black", "name": EVIL, "move_number": 3, "stones_to_place": 2})
+    page = board_page(view)
+    c = collect(page)
+    # Then there is no injected script: only our two (the JSON data and the poller)
+    assert len(c.scripts) == 2
+    assert "<script>alert" not in page
+    # and the embedded JSON is exactly the view, parseable back
+    data = [body for attrs, body in c.scripts if attrs.get("type") == "application/json"]
+    assert json.loads(data[0]) == view
+    # and the visible text shows the name literally
+    assert EVIL in "".join(c.text)
+
+
+def test_script_json_cannot_close_its_element():
+    text = script_json({"a": "</script><!-- \u2028 & >"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"a": "</script><!-- \u2028 & >"}
+
+
+def test_finished_game_shows_result_and_stops_polling_state():
+    view = game_view(status="completed", to_move=None,
+                     winner={"colour": "black", "name": "Ana"},
+                     winning_line=["d8", "e8", "f8", "g8", "h8", "i8"], move_count=31)
+    page = board_page(view)
+    text = " ".join(collect(page).text)
+    assert "Ana (Black) won with six in a row after 31 moves" in text
+    assert "Game over" in text
+    assert "d8 e8 f8 g8 h8 i8" in text
+    assert 'class="player black winner"' in page
+
+
+def test_draw_and_waiting_states_read_clearly():
+    assert "Draw" in " ".join(collect(board_page(game_view(status="draw", to_move=None))).text)
+    waiting = game_view(status="waiting_for_players", to_move=None, white=None, move_count=0,
+                        seats=[{"seat": 1, "state": "taken", "name": "Ana"},
+                               {"seat": 2, "state": "held", "name": None}])
+    text = " ".join(collect(board_page(waiting)).text)
+    assert "Waiting for players (1 seat held for an invited player)" in text
+    assert "(open seat)" in text
+
+
+def test_board_page_polls_with_etag_and_stops_when_over():
+    page = board_page(game_view())
+    poller = collect(page).scripts[1][1]
+    assert "If-None-Match" in poller and "application/json" in poller
+    assert "completed" in poller and "draw" in poller
+
+
+INVITE = {"invite_id": "inv1", "game_id": "run-42", "game_name": "Sunday club",
+          "inviter_name": "Ana", "invitee_name": "Ben", "note": "Rematch?",
+          "expires_at": "2026-11-30T09:15:00Z", "status": "pending"}
+
+
+def test_invite_page_shows_who_what_until_when_and_a_post_form():
+    page = invite_page(INVITE)
+    c = collect(page)
+    text = " ".join(c.text)
+    assert "Ana invites you" in text and "Sunday club" in text and "Rematch?" in text
+    assert "Monday 30 November 2026, 09:15 UTC" in text
+    forms = [a for t, a in c.tags if t == "form"]
+    assert forms == [{"class": "accept", "method": "post", "action": ""}]
+    names = [a.get("name") for t, a in c.tags if t == "input"]
+    assert names == ["name"]
+    assert any(t == "time" and a.get("datetime") == "2026-11-30T09:15:00Z" for t, a in c.tags)
+    assert_self_contained(page)
+
+
+def test_invite_page_escapes_note_and_names():
+    page = invite_page({**INVITE, "inviter_name": EVIL, "invitee_name": EVIL, "note": EVIL,
+                        "game_name": EVIL})
+    c = collect(page)
+    assert "<script>alert" not in page
+    assert len(c.scripts) == 1  # only the local-time helper
+    assert sum(1 for _ in re.finditer(re.escape("&lt;script&gt;"), page)) >= 4
+    value = next(a.get("value") for t, a in c.tags if t == "input")
+    assert value == EVIL
+
+
+@pytest.mark.parametrize("status", ["expired", "redeemed"])
+def test_invite_page_for_a_closed_invitation_has_no_button(status):
+    c = collect(invite_page({**INVITE, "status": status}))
+    assert not [t for t, _ in c.tags if t in ("form", "button")]
+
+
+def test_redeemed_page_confirms_and_links_the_board():
+    page = invite_redeemed_page({"player_id": "p-secret", "game": game_view(game_id="run 42/x")})
+    c = collect(page)
+    text = " ".join(c.text)
+    assert "You're in!" in text and "Sunday club" in text
+    links = [a["href"] for t, a in c.tags if t == "a" and a.get("id") == "watch"]
+    assert links == ["../games/run%2042%2Fx/board"]
+    assert "p-secret" not in page
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "heading"),
+    [(410, "invite_expired", "has expired"), (409, "invite_already_used", "already been used"),
+     (404, "invite_not_found", "can't find"), (500, "x", "can't be used")],
+)
+def test_error_pages_say_what_happened(status, code, heading):
+    page = invite_error_page(status, code, f"Because {EVIL}")
+    c = collect(page)
+    assert heading in " ".join(c.text)
+    assert "<script>alert" not in page and not c.scripts
+    assert f'data-code="{code}"' in page
