@@ -1,0 +1,277 @@
+"""The state of one run (a game): settings, two seats, invitations, the turns played.
+
+Everything a move must check lives in this one record, so a move is one conditional write.
+``to_dict``/``from_dict`` give plain JSON-like data (ints, strings, lists, dicts, None) that the
+store persists as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from connect6.records import parse_label, point_label
+from connect6.rules import Colour, Position
+
+SEATS = (1, 2)
+HOLD_HOURS = 24
+
+
+class Status(StrEnum):
+    WAITING = "waiting_for_players"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    DRAW = "draw"
+
+
+class SeatState(StrEnum):
+    OPEN = "open"
+    HELD = "held"
+    TAKEN = "taken"
+
+
+class Kind(StrEnum):
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+class InviteStatus(StrEnum):
+    PENDING = "pending"
+    REDEEMED = "redeemed"
+    EXPIRED = "expired"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """RFC 3339 UTC with a ``Z``, whole seconds plus milliseconds when present."""
+    if moment is None:
+        return None
+    moment = moment.astimezone(UTC)
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    if moment.microsecond:
+        text += f".{moment.microsecond // 1000:03d}"
+    return text + "Z"
+
+
+def parse_iso(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def _req_iso(text: Any) -> datetime:
+    moment = parse_iso(str(text))
+    assert moment is not None
+    return moment
+
+
+@dataclass
+class Seat:
+    seat: int
+    state: SeatState = SeatState.OPEN
+    name: str | None = None
+    email: str | None = None
+    kind: Kind | None = None
+    player_id: str | None = None
+    level: str | None = None
+    colour: Colour | None = None
+    invite_id: str | None = None
+    hold_expires_at: datetime | None = None
+    joined_at: datetime | None = None
+
+    def is_free(self, now: datetime) -> bool:
+        """Open, or held by an invitation whose hold has run out (free at once, sweeper or not)."""
+        if self.state is SeatState.OPEN:
+            return True
+        return (self.state is SeatState.HELD and self.hold_expires_at is not None
+                and self.hold_expires_at <= now)
+
+    def release(self) -> None:
+        self.state = SeatState.OPEN
+        self.name = self.email = self.player_id = self.level = self.invite_id = None
+        self.kind = None
+        self.colour = None
+        self.hold_expires_at = None
+        self.joined_at = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "state": self.state.value, "name": self.name, "email": self.email,
+            "kind": self.kind.value if self.kind else None, "player_id": self.player_id,
+            "level": self.level, "colour": self.colour.value if self.colour else None,
+            "invite_id": self.invite_id, "hold_expires_at": iso(self.hold_expires_at),
+            "joined_at": iso(self.joined_at),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            seat=int(data["seat"]), state=SeatState(data["state"]), name=data.get("name"),
+            email=data.get("email"), kind=Kind(data["kind"]) if data.get("kind") else None,
+            player_id=data.get("player_id"), level=data.get("level"),
+            colour=Colour(data["colour"]) if data.get("colour") else None,
+            invite_id=data.get("invite_id"), hold_expires_at=parse_iso(data.get("hold_expires_at")),
+            joined_at=parse_iso(data.get("joined_at")),
+        )
+
+
+@dataclass
+class Invite:
+    """An invitation: holds one seat for 24 hours. The token is never stored, only its hash."""
+
+    invite_id: str
+    token_hash: str
+    seat: int
+    inviter_name: str
+    invitee_name: str
+    invitee_email: str
+    note: str | None
+    created_at: datetime
+    expires_at: datetime
+    status: InviteStatus = InviteStatus.PENDING
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "invite_id": self.invite_id, "token_hash": self.token_hash, "seat": self.seat,
+            "inviter_name": self.inviter_name, "invitee_name": self.invitee_name,
+            "invitee_email": self.invitee_email, "note": self.note, "created_at": iso(self.created_at),
+            "expires_at": iso(self.expires_at), "status": self.status.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Invite:
+        return cls(
+            invite_id=data["invite_id"], token_hash=data["token_hash"], seat=int(data["seat"]),
+            inviter_name=data["inviter_name"], invitee_name=data["invitee_name"],
+            invitee_email=data["invitee_email"], note=data.get("note"),
+            created_at=_req_iso(data["created_at"]), expires_at=_req_iso(data["expires_at"]),
+            status=InviteStatus(data["status"]),
+        )
+
+
+@dataclass
+class Turn:
+    """One turn as played: the stones placed (labels), the stones offered when the first stone of a
+    pair already won, the table-talk sent with it, and when."""
+
+    stones: list[str]
+    at: datetime
+    talk: str | None = None
+    offered: list[str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"stones": "".join(self.stones), "at": iso(self.at), "talk": self.talk}
+        if self.offered is not None:
+            data["offered"] = "".join(self.offered)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Turn:
+        from connect6.records import split_labels
+
+        offered = data.get("offered")
+        return cls(stones=split_labels(data["stones"]), at=_req_iso(data["at"]), talk=data.get("talk"),
+                   offered=split_labels(offered) if offered is not None else None)
+
+
+@dataclass
+class Game:
+    game_id: str
+    game_name: str
+    allow_computer: bool
+    created_at: datetime
+    board_size: int = 15
+    status: Status = Status.WAITING
+    version: int = 0
+    seats: list[Seat] = field(default_factory=lambda: [Seat(n) for n in SEATS])
+    invites: list[Invite] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    winner: Colour | None = None
+    winning_line: list[str] = field(default_factory=list)
+    end_reason: str | None = None  # "six", "full_board", "resigned", "agreed"
+    draw_offer: Colour | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def turn(self) -> int:
+        """Turns played so far (the contract's ``move_count``)."""
+        return len(self.turns)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (Status.COMPLETED, Status.DRAW)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number - 1]
+
+    def seat_of_player(self, player_id: str) -> Seat | None:
+        import hmac
+
+        for seat in self.seats:
+            if seat.player_id is not None and hmac.compare_digest(seat.player_id, player_id):
+                return seat
+        return None
+
+    def seat_of_colour(self, colour: Colour) -> Seat:
+        for seat in self.seats:
+            if seat.colour is colour:
+                return seat
+        raise LookupError(f"no seat plays {colour.value}")
+
+    def opponent_of(self, seat: Seat) -> Seat:
+        return self.seat(3 - seat.seat)
+
+    def invite(self, invite_id: str) -> Invite | None:
+        for invite in self.invites:
+            if invite.invite_id == invite_id:
+                return invite
+        return None
+
+    def position(self, upto: int | None = None) -> Position:
+        """The board after the first ``upto`` turns (all of them by default)."""
+        position = Position(self.board_size)
+        for turn in self.turns[: self.turn if upto is None else upto]:
+            # A pair that won on its first stone is replayed as offered: the rules drop the second.
+            played = turn.offered if turn.offered is not None else turn.stones
+            position.play([parse_label(label, self.board_size) for label in played])
+        return position
+
+    def label(self, point: int) -> str:
+        return point_label(point, self.board_size)
+
+    # ------------------------------------------------------------------ persistence shape
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id, "game_name": self.game_name, "allow_computer": self.allow_computer,
+            "board_size": self.board_size, "status": self.status.value, "version": self.version,
+            "turn": self.turn, "seats": [s.to_dict() for s in self.seats],
+            "invites": [i.to_dict() for i in self.invites], "turns": [t.to_dict() for t in self.turns],
+            "winner": self.winner.value if self.winner else None, "winning_line": list(self.winning_line),
+            "end_reason": self.end_reason,
+            "draw_offer": self.draw_offer.value if self.draw_offer else None,
+            "created_at": iso(self.created_at), "started_at": iso(self.started_at),
+            "finished_at": iso(self.finished_at), "updated_at": iso(self.updated_at),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        return cls(
+            game_id=data["game_id"], game_name=data["game_name"], allow_computer=bool(data["allow_computer"]),
+            board_size=int(data.get("board_size", 15)), status=Status(data["status"]),
+            version=int(data["version"]), seats=[Seat.from_dict(s) for s in data["seats"]],
+            invites=[Invite.from_dict(i) for i in data.get("invites") or []],
+            turns=[Turn.from_dict(t) for t in data.get("turns") or []],
+            winner=Colour(data["winner"]) if data.get("winner") else None,
+            winning_line=list(data.get("winning_line") or []), end_reason=data.get("end_reason"),
+            draw_offer=Colour(data["draw_offer"]) if data.get("draw_offer") else None,
+            created_at=_req_iso(data["created_at"]), started_at=parse_iso(data.get("started_at")),
+            finished_at=parse_iso(data.get("finished_at")), updated_at=parse_iso(data.get("updated_at")),
+        )

@@ -1,0 +1,33 @@
+"""Table-talk: a curated list of friendly phrases. Players pick one by ``phrase_id``; free text is
+never accepted, so nothing unkind can be sent."""
+
+from __future__ import annotations
+
+PHRASES: dict[str, str] = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "have_fun": "Have fun!",
+    "nice_move": "Nice move!",
+    "well_played": "Well played!",
+    "interesting": "Interesting!",
+    "let_me_think": "Hmm, let me think…",
+    "oops": "Oops!",
+    "that_was_close": "That was close!",
+    "tough_one": "This is a tough one.",
+    "your_turn": "Your turn!",
+    "good_game": "Good game!",
+    "thanks": "Thanks for the game!",
+}
+
+# Lines the computer may say now and then (a subset: it never gloats).
+COMPUTER_PHRASES: tuple[str, ...] = (
+    "nice_move", "interesting", "let_me_think", "that_was_close", "tough_one", "your_turn",
+)
+
+
+def phrase_text(phrase_id: str) -> str:
+    return PHRASES[phrase_id]
+
+
+def phrase_options() -> list[dict[str, str]]:
+    return [{"phrase_id": key, "text": text} for key, text in PHRASES.items()]

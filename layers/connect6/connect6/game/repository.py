@@ -1,0 +1,81 @@
+"""What the domain needs from storage, and the typed errors a store raises. The DynamoDB store and
+the in-memory fake (``connect6.store``) both implement :class:`Repository` with the same conditions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from connect6.game.model import Game
+
+
+class StoreError(Exception):
+    """Base of the store's typed errors."""
+
+
+class VersionConflict(StoreError):
+    """A conditional write lost: the stored game is not the version (or turn) the writer read.
+    ``current`` is the stored game as the failed write found it (``ALL_OLD``), when known."""
+
+    def __init__(self, game_id: str, current: Game | None) -> None:
+        super().__init__(f"game {game_id} changed underneath this write")
+        self.game_id = game_id
+        self.current = current
+
+
+class AlreadyExists(StoreError):
+    def __init__(self, key: str, current: Game | None = None) -> None:
+        super().__init__(f"{key} already exists")
+        self.key = key
+        self.current = current
+
+
+@dataclass(frozen=True)
+class InviteRef:
+    """The invitation index: token hash → (game, invitation). While the hold is pending it is also
+    in the expiry index the sweeper queries."""
+
+    token_hash: str
+    game_id: str
+    invite_id: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    fingerprint: str
+    state: str  # "in_progress" | "done"
+    status_code: int = 0
+    body: str = ""
+    content_type: str = "application/json"
+
+
+class Repository(Protocol):
+    def get_game(self, game_id: str) -> Game | None: ...
+
+    def create_game(self, game: Game) -> None:
+        """Write a new game; :class:`AlreadyExists` when one is there."""
+
+    def save_game(self, game: Game, *, expected_version: int, expected_turn: int) -> None:
+        """Replace the game only if the stored one has ``expected_version`` and ``expected_turn``;
+        otherwise :class:`VersionConflict`. ``game.version`` is the new version."""
+
+    def put_invite(self, ref: InviteRef) -> None:
+        """Index a new invitation (token hash → game) and put it in the expiry index."""
+
+    def get_invite(self, token_hash: str) -> InviteRef | None: ...
+
+    def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
+        """Pending holds whose expiry is at or before ``now``, from the expiry index (no scan)."""
+
+    def close_invite(self, token_hash: str) -> None:
+        """Take the invitation out of the expiry index (it was redeemed or released)."""
+
+    def claim_request(self, key: str, fingerprint: str, expires_at: datetime) -> IdempotencyRecord | None:
+        """Claim an idempotency key. None when this call claimed it; else the record already there."""
+
+    def complete_request(self, key: str, record: IdempotencyRecord, expires_at: datetime) -> None: ...
+
+    def release_request(self, key: str) -> None:
+        """Forget an in-progress claim (the request failed on the server's side)."""

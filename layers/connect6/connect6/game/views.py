@@ -1,0 +1,224 @@
+"""The sheets and views the contract shows, built from a :class:`Game` as plain data.
+
+The game view is public (spectators): names and stones only, never an e-mail, token or player id.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from connect6.game.model import Game, Seat, SeatState, Status, iso
+from connect6.game.phrases import PHRASES, phrase_options
+from connect6.rules import COLOURS, Colour, Position
+
+RULES = {"win_length": 6, "first_turn_stones": 1, "stones_per_turn": 2}
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+
+
+def colour_of_turn(move_number: int) -> Colour:
+    return COLOURS[(move_number - 1) % 2]
+
+
+def last_move(game: Game) -> dict[str, Any] | None:
+    if not game.turns:
+        return None
+    return {"move_number": game.turn, "colour": colour_of_turn(game.turn).value,
+            "stones": list(game.turns[-1].stones)}
+
+
+def player_ref(seat: Seat | None) -> dict[str, Any] | None:
+    if seat is None or seat.kind is None:
+        return None
+    return {"name": seat.name, "kind": seat.kind.value}
+
+
+def winner_ref(game: Game, colour: Colour | None) -> dict[str, Any] | None:
+    if colour is None:
+        return None
+    return {"colour": colour.value, "name": game.seat_of_colour(colour).name}
+
+
+def seat_view(seat: Seat, now: datetime) -> dict[str, Any]:
+    if seat.is_free(now):
+        return {"seat": seat.seat, "state": "open", "name": None, "kind": None, "colour": None,
+                "hold_expires_at": None}
+    held = seat.state is SeatState.HELD
+    return {"seat": seat.seat, "state": seat.state.value, "name": seat.name,
+            "kind": "human" if held else (seat.kind.value if seat.kind else None),
+            "colour": seat.colour.value if seat.colour else None,
+            "hold_expires_at": iso(seat.hold_expires_at) if held else None}
+
+
+def game_view(game: Game, now: datetime, position: Position | None = None) -> dict[str, Any]:
+    position = position or game.position()
+    black = white = None
+    if game.status is not Status.WAITING:
+        black = player_ref(game.seat_of_colour(Colour.BLACK))
+        white = player_ref(game.seat_of_colour(Colour.WHITE))
+    to_move = None
+    if game.status is Status.IN_PROGRESS:
+        colour = position.to_move
+        to_move = {"colour": colour.value, "name": game.seat_of_colour(colour).name,
+                   "move_number": position.turn_number, "stones_to_place": position.stones_to_place}
+    return {
+        "game_id": game.game_id,
+        "game_name": game.game_name,
+        "status": game.status.value,
+        "seats": [seat_view(seat, now) for seat in game.seats],
+        "black": black,
+        "white": white,
+        "to_move": to_move,
+        "move_count": game.turn,
+        "stones_placed": position.stone_count,
+        "board_size": game.board_size,
+        "board": position.board_rows(),
+        "last_move": last_move(game),
+        "winner": winner_ref(game, game.winner),
+        "winning_line": list(game.winning_line),
+        "end_reason": game.end_reason,
+        "updated_at": iso(game.updated_at or game.created_at),
+    }
+
+
+def join_sheet(game: Game, now: datetime) -> dict[str, Any]:
+    free = sum(1 for seat in game.seats if seat.is_free(now))
+    opponent_ok = game.allow_computer and free >= 2
+    return {
+        "sheet_type": "connect6_game_join_game",
+        "game_id": game.game_id,
+        "game_name": game.game_name,
+        "open_seats": free,
+        "can_request_computer": opponent_ok,
+        "can_invite": opponent_ok,
+        "computer_levels": list(COMPUTER_LEVELS),
+        "rules": {"board_size": game.board_size, **RULES},
+    }
+
+
+def table_talk_received(game: Game, seat: Seat) -> dict[str, Any] | None:
+    """The line the opponent sent with the latest turn, when that turn was theirs."""
+    if not game.turns or seat.colour is None:
+        return None
+    if colour_of_turn(game.turn) is seat.colour:
+        return None
+    talk = game.turns[-1].talk
+    if talk is None or talk not in PHRASES:
+        return None
+    return {"phrase_id": talk, "text": PHRASES[talk], "from": game.opponent_of(seat).name}
+
+
+def move_sheet(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
+    position = game.position()
+    opponent = game.opponent_of(seat)
+    your_turn = game.status is Status.IN_PROGRESS and position.to_move is seat.colour
+    opponent_view = None
+    if not opponent.is_free(now):
+        opponent_view = {"name": opponent.name,
+                         "kind": opponent.kind.value if opponent.kind else "human"}
+    return {
+        "sheet_type": "connect6_game_move",
+        "game_id": game.game_id,
+        "player_id": seat.player_id,
+        "greeting": f"Hello {seat.name}",
+        "player_name": seat.name,
+        "stone_colour": seat.colour.value if seat.colour else None,
+        "opponent": opponent_view,
+        "status": game.status.value,
+        "your_turn": your_turn,
+        "move_number": position.turn_number,
+        "stones_to_place": position.stones_to_place if your_turn else 0,
+        "board_size": game.board_size,
+        "board": position.board_rows(),
+        "last_move": last_move(game),
+        "table_talk_received": table_talk_received(game, seat),
+        "table_talk_options": phrase_options(),
+        "draw_offered_by_opponent": (game.draw_offer is not None and game.draw_offer is not seat.colour
+                                     and game.status is Status.IN_PROGRESS),
+    }
+
+
+def record_text(game: Game) -> str:
+    """The game in Little Golem notation: ``1.h8 2.i9j10 3.g7g9``."""
+    return " ".join(f"{n}.{''.join(turn.stones)}" for n, turn in enumerate(game.turns, start=1))
+
+
+def recap(game: Game, seat: Seat) -> dict[str, Any]:
+    position = game.position()
+    result = "draw" if game.status is Status.DRAW else "won" if game.winner is seat.colour else "lost"
+    return {
+        "sheet_type": "connect6_game_recap",
+        "game_id": game.game_id,
+        "player_name": seat.name,
+        "your_colour": seat.colour.value if seat.colour else None,
+        "status": game.status.value,
+        "result": result,
+        "winner": winner_ref(game, game.winner),
+        "winning_line": list(game.winning_line),
+        "end_reason": game.end_reason,
+        "move_count": game.turn,
+        "stones_placed": position.stone_count,
+        "board_size": game.board_size,
+        "board": position.board_rows(),
+        "record": record_text(game),
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+    }
+
+
+def move_result(game: Game, move_number: int, seat: Seat) -> dict[str, Any]:
+    """The 200 of a move, rebuilt from the stored turns alone, so a re-sent move gets exactly the
+    response the first one got: the turn, the computer's reply made in the same request (if the
+    opponent is the computer), and the state right after them."""
+    opponent = game.opponent_of(seat)
+    turn = game.turns[move_number - 1]
+    reply = None
+    if opponent.kind is not None and opponent.kind.value == "computer" and game.turn > move_number:
+        reply = game.turns[move_number]
+    upto = move_number + (1 if reply else 0)
+    position = game.position(upto)
+    last_turn_ended = position.is_over
+    # A resignation or agreed draw recorded right after this turn does not change its response.
+    status = "in_progress"
+    if position.winner is not None:
+        status = "completed"
+    elif position.draw:
+        status = "draw"
+    next_ref = None
+    if not last_turn_ended:
+        next_seat = game.seat_of_colour(position.to_move)
+        if next_seat.player_id is not None:
+            next_ref = {"player_id": next_seat.player_id, "move_number": position.turn_number}
+    labels = [game.label(p) for p in position.winning_line]
+    computer_reply = None
+    if reply is not None:
+        talk = ({"phrase_id": reply.talk, "text": PHRASES[reply.talk]}
+                if reply.talk in PHRASES else None)
+        computer_reply = {"move_number": move_number + 1, "stones_placed": list(reply.stones),
+                          "table_talk": talk}
+    return {
+        "move_number": move_number,
+        "colour": colour_of_turn(move_number).value,
+        "stones_placed": list(turn.stones),
+        "status": status,
+        "winner": winner_ref(game, position.winner),
+        "winning_line": labels,
+        "computer_reply": computer_reply,
+        "next": next_ref,
+    }
+
+
+def invite_view(game: Game, invite_id: str) -> dict[str, Any]:
+    invite = game.invite(invite_id)
+    assert invite is not None
+    inviter = game.opponent_of(game.seat(invite.seat))
+    return {
+        "invite_id": invite.invite_id,
+        "game_id": game.game_id,
+        "game_name": game.game_name,
+        "inviter_name": inviter.name or invite.inviter_name,
+        "invitee_name": invite.invitee_name,
+        "note": invite.note,
+        "expires_at": iso(invite.expires_at),
+        "status": "pending",
+    }

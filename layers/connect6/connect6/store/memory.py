@@ -1,0 +1,107 @@
+"""An in-memory :class:`~connect6.game.Repository` that enforces the DynamoDB store's conditions
+(version and turn on every game write, create-if-absent, single claim of an idempotency key), so
+the domain's conflict paths are tested without AWS. Thread-safe."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from datetime import datetime
+from typing import Any
+
+from connect6.game.model import Game, parse_iso
+from connect6.game.repository import AlreadyExists, IdempotencyRecord, InviteRef, VersionConflict
+from connect6.store.keys import epoch_ms, epoch_s, game_pk, idem_pk, invite_pk
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.items: dict[str, dict[str, Any]] = {}
+        self.writes = 0
+
+    # ------------------------------------------------------------------ games
+    def get_game(self, game_id: str) -> Game | None:
+        with self._lock:
+            item = self.items.get(game_pk(game_id))
+            return Game.from_dict(copy.deepcopy(item)) if item is not None else None
+
+    def create_game(self, game: Game) -> None:
+        with self._lock:
+            key = game_pk(game.game_id)
+            if key in self.items:
+                raise AlreadyExists(key, Game.from_dict(copy.deepcopy(self.items[key])))
+            self.items[key] = game.to_dict()
+            self.writes += 1
+
+    def save_game(self, game: Game, *, expected_version: int, expected_turn: int) -> None:
+        with self._lock:
+            key = game_pk(game.game_id)
+            old = self.items.get(key)
+            if old is None or old["version"] != expected_version or old["turn"] != expected_turn:
+                current = Game.from_dict(copy.deepcopy(old)) if old is not None else None
+                raise VersionConflict(game.game_id, current)
+            self.items[key] = game.to_dict()
+            self.writes += 1
+
+    # ------------------------------------------------------------------ invitations
+    def put_invite(self, ref: InviteRef) -> None:
+        with self._lock:
+            key = invite_pk(ref.token_hash)
+            if key in self.items:
+                raise AlreadyExists(key)
+            self.items[key] = {"game_id": ref.game_id, "invite_id": ref.invite_id,
+                               "expires_at": ref.expires_at.isoformat(), "hold_pk": "HOLD",
+                               "hold_expires": epoch_ms(ref.expires_at), "token_hash": ref.token_hash}
+
+    def get_invite(self, token_hash: str) -> InviteRef | None:
+        with self._lock:
+            item = self.items.get(invite_pk(token_hash))
+            return self._ref(item) if item is not None else None
+
+    @staticmethod
+    def _ref(item: dict[str, Any]) -> InviteRef:
+        expires = parse_iso(item["expires_at"])
+        assert expires is not None
+        return InviteRef(item["token_hash"], item["game_id"], item["invite_id"], expires)
+
+    def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
+        with self._lock:
+            cutoff = epoch_ms(now)
+            due = [item for key, item in self.items.items()
+                   if key.startswith("INVITE#") and "hold_pk" in item and item["hold_expires"] <= cutoff]
+            due.sort(key=lambda item: item["hold_expires"])
+            return [self._ref(item) for item in due[:limit]]
+
+    def close_invite(self, token_hash: str) -> None:
+        with self._lock:
+            item = self.items.get(invite_pk(token_hash))
+            if item is not None:
+                item.pop("hold_pk", None)
+                item.pop("hold_expires", None)
+
+    # ------------------------------------------------------------------ idempotency
+    def claim_request(self, key: str, fingerprint: str, expires_at: datetime) -> IdempotencyRecord | None:
+        with self._lock:
+            pk = idem_pk(key)
+            old = self.items.get(pk)
+            if old is not None and old["ttl"] > epoch_s(datetime.now(expires_at.tzinfo)):
+                return IdempotencyRecord(**{k: v for k, v in old.items() if k != "ttl"})
+            self.items[pk] = {"fingerprint": fingerprint, "state": "in_progress", "ttl": epoch_s(expires_at)}
+            return None
+
+    def complete_request(self, key: str, record: IdempotencyRecord, expires_at: datetime) -> None:
+        with self._lock:
+            pk = idem_pk(key)
+            old = self.items.get(pk)
+            if old is None or old["state"] != "in_progress" or old["fingerprint"] != record.fingerprint:
+                return  # someone else's claim: theirs stands
+            self.items[pk] = {"fingerprint": record.fingerprint, "state": "done",
+                              "status_code": record.status_code, "body": record.body,
+                              "content_type": record.content_type, "ttl": epoch_s(expires_at)}
+
+    def release_request(self, key: str) -> None:
+        with self._lock:
+            pk = idem_pk(key)
+            if self.items.get(pk, {}).get("state") == "in_progress":
+                del self.items[pk]
