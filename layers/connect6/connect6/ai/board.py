@@ -311,3 +311,19 @@ def _clean_tables() -> tuple[list[int], list[int]]:
 
 
 CLEAN = _clean_tables()
+
+
+def _dps_tables() -> tuple[list[int], list[int]]:
+    """``DPS[s][c]``: how much s's point score of another point in a window with code ``c``
+    changes once s has placed a stone in that window (same-window synergy of a pair)."""
+    out: tuple[list[int], list[int]] = ([0] * 49, [0] * 49)
+    for s, step in ((0, 1), (1, 7)):
+        for c in range(49):
+            b, w = c % 7, c // 7
+            if b + w >= 5:
+                continue
+            out[s][c] = PSCORE[s][c + step] - PSCORE[s][c]
+    return out
+
+
+DPS = _dps_tables()

@@ -6,7 +6,7 @@ generators return lists of ``(score, a, b)`` sorted best first; scores are only 
 
 from __future__ import annotations
 
-from connect6.ai.board import PSCORE, Board, hitting_moves
+from connect6.ai.board import DPS, PSCORE, Board, hitting_moves
 
 
 def point_scores(board: Board, s: int, points: list[int] | set[int]) -> list[tuple[int, int]]:
@@ -55,26 +55,53 @@ def win_now(board: Board, s: int) -> tuple[int, int] | None:
     return a, free[0][1]
 
 
+def _synergy(board: Board, s: int, a: int) -> dict[int, int]:
+    """Change of s's point score at each point sharing a window with ``a`` once s plays ``a``."""
+    dps = DPS[s]
+    code = board.code
+    wins = board.wins
+    out: dict[int, int] = {}
+    for w in board.wof[a]:
+        d = dps[code[w]]
+        if d:
+            for q in wins[w]:
+                out[q] = out.get(q, 0) + d
+    return out
+
+
+def _seconds(board: Board, s: int, a: int, base: dict[int, int], pool: list[int],
+             k: int) -> list[tuple[int, int]]:
+    """The ``k`` best second stones after ``a``: base scores plus same-window synergy."""
+    syn = _synergy(board, s, a)
+    cells = board.cells
+    ps = PSCORE[s]
+    code = board.code
+    wof = board.wof
+    out = []
+    for q in pool:
+        if q != a:
+            out.append((base[q] + syn.get(q, 0), q))
+    for q, d in syn.items():
+        if d > 0 and q != a and q not in base and cells[q] < 0:
+            v = sum([ps[code[w]] for w in wof[q]]) + d
+            base[q] = v - d
+            out.append((v, q))
+        elif d > 0 and q != a and cells[q] < 0 and q in base and q not in pool:
+            out.append((base[q] + d, q))
+    out.sort(reverse=True)
+    return out[:k]
+
+
 def normal_pairs(board: Board, s: int, k1: int, k2: int) -> list[tuple[int, int, int]]:
     """Pairs from the ``k1`` best first stones, each with its ``k2`` best second stones
-    re-scored after the first is placed (this sees same-window synergy)."""
-    cands = first_candidates(board)
-    scored = point_scores(board, s, cands)
+    scored as if the first were placed (this sees same-window synergy)."""
+    scored = point_scores(board, s, first_candidates(board))
+    base = {q: v for v, q in scored}
     firsts = scored[:k1]
-    pool = [q for _, q in scored[: k1 + 2 * k2 + 4]]
-    cells = board.cells
-    lines = board.t.lines
+    pool = [q for _, q in scored[: k1 + k2 + 2]]
     pairs: dict[tuple[int, int], int] = {}
     for sa, a in firsts:
-        board.place(a, s)
-        second = set(pool)
-        second.update([q for q in lines[a] if cells[q] < 0])
-        second.discard(a)
-        if not second:
-            second = {q for q in range(board.area) if cells[q] < 0}
-        seconds = point_scores(board, s, second)[:k2]
-        board.remove(a, s)
-        for sb, b in seconds:
+        for sb, b in _seconds(board, s, a, base, pool, k2):
             key = (a, b) if a < b else (b, a)
             v = sa + sb
             if pairs.get(key, -(1 << 60)) < v:
@@ -95,20 +122,19 @@ def defence_pairs(board: Board, s: int, sets: list[tuple[int, ...]],
     wof = board.wof
     out: dict[tuple[int, int], int] = {}
     for a, b in pairs:
-        board.place(a, s)
-        vb = sum([ps[code[w]] for w in wof[b]])
-        board.remove(a, s)
         va = sum([ps[code[w]] for w in wof[a]])
+        vb = sum([ps[code[w]] for w in wof[b]]) + _synergy(board, s, a).get(b, 0)
         out[(a, b)] = va + vb
-    for a in singles:
-        va = sum([ps[code[w]] for w in wof[a]])
-        board.place(a, s)
-        free = best_free(board, s, (a,), k_free)
-        board.remove(a, s)
-        for vb, b in free:
-            key = (a, b) if a < b else (b, a)
-            if out.get(key, -(1 << 60)) < va + vb:
-                out[key] = va + vb
+    if singles:
+        scored = point_scores(board, s, first_candidates(board))
+        base = {q: v for v, q in scored}
+        pool = [q for _, q in scored[: k_free + 3]]
+        for a in singles:
+            va = base[a] if a in base else sum([ps[code[w]] for w in wof[a]])
+            for vb, b in _seconds(board, s, a, base, pool, k_free):
+                key = (a, b) if a < b else (b, a)
+                if out.get(key, -(1 << 60)) < va + vb:
+                    out[key] = va + vb
     res = [(v, a, b) for (a, b), v in out.items()]
     res.sort(reverse=True)
     return res

@@ -46,6 +46,10 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
 # the answer and the caller (the arena times the whole round trip).
 SEARCH_SHARE = 0.78
+# Forced blocks below the horizon are searched this many plies deep; a side still under threat
+# there is scored statically minus THREATENED.
+QUIESCENCE = 2
+THREATENED = 3000
 
 
 @dataclass(frozen=True)
@@ -267,8 +271,8 @@ class Engine:
             t = count_hits(sets)
             if t >= 3:
                 return -(WIN - ply - 1)
-        if depth <= 0 and (not sets or ply > 8):
-            return board.evaluate(s) - (20_000 if sets else 0)
+        if depth <= 0 and (not sets or depth <= -QUIESCENCE):
+            return board.evaluate(s) - (THREATENED if sets else 0)
         if time.perf_counter() > self.deadline:
             raise Timeout
         key = board.hash ^ (SIDE_KEY if s else 0)
@@ -290,9 +294,9 @@ class Engine:
                     return e_val
         if sets:
             width_cfg = self.cfg.inner[min(ply - 1, len(self.cfg.inner) - 1)]
-            moves = defence_pairs(board, s, sets, 3 if depth <= 0 else width_cfg[1])
+            moves = defence_pairs(board, s, sets, 2 if depth <= 0 else width_cfg[1])
             if depth <= 0:
-                moves = moves[:4]
+                moves = moves[:3]
         else:
             k1, k2, cap = self.cfg.inner[min(ply - 1, len(self.cfg.inner) - 1)]
             moves = normal_pairs(board, s, k1, k2)[:cap]
