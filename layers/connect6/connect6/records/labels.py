@@ -12,7 +12,7 @@ Any case is read; labels are written in lowercase.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from connect6.rules import IllegalMove, IllegalReason
 
@@ -40,13 +40,13 @@ def column_index(letters: str) -> int:
     return col - 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def label_table(size: int) -> tuple[str, ...]:
     """Every point's label, by point index."""
     return tuple(column_letters(p % size) + str(p // size + 1) for p in range(size * size))
 
 
-@lru_cache(maxsize=None)
+@cache
 def point_table(size: int) -> dict[str, int]:
     """Lowercase label → point, for fast parsing of records."""
     return {label: point for point, label in enumerate(label_table(size))}

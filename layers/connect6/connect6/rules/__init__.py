@@ -14,6 +14,7 @@ from connect6.rules.position import (
     TurnResult,
     geometry,
     has_six,
+    line_through,
 )
 
 __all__ = [
@@ -30,4 +31,5 @@ __all__ = [
     "TurnResult",
     "geometry",
     "has_six",
+    "line_through",
 ]

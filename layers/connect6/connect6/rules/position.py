@@ -127,6 +127,30 @@ def has_six(bits: int, stride: int) -> bool:
     return bool(four & (run >> (4 * shift)))
 
 
+def line_through(bits: int, point: int, size: int) -> tuple[int, ...]:
+    """The first run of six or more in ``bits`` (padded layout) through ``point``, trying
+    horizontal, vertical, diagonal, anti-diagonal in that order, as points from the end
+    opposite the direction of travel; ``()`` when there is none.
+
+    >>> geo = geometry(15)
+    >>> line_through(sum(geo.bit[0:6]), 3, 15)
+    (0, 1, 2, 3, 4, 5)
+    """
+    stride = size + 1
+    row, col = divmod(point, size)
+    start = row * stride + col
+    for shift in (1, stride, stride + 1, stride - 1):
+        first = start
+        while first >= shift and (bits >> (first - shift)) & 1:
+            first -= shift
+        last = start
+        while (bits >> (last + shift)) & 1:
+            last += shift
+        if last - first >= (WIN_LENGTH - 1) * shift:
+            return tuple((i // stride) * size + i % stride for i in range(first, last + 1, shift))
+    return ()
+
+
 class Position:
     """A game in progress: stones, side to move, turn history, result.
 
