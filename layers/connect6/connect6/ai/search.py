@@ -31,16 +31,16 @@ class LevelConfig:
     search: bool  # alpha-beta at all
     vcdt_share: float  # share of the budget for the own VCDT
     vcdt_depth: int
-    opp_check: bool  # check the chosen move against an opponent VCDT
+    opp_check: int  # depth of the opponent-VCDT check of the chosen move (0: none)
     noise: int  # easy: pick among this many top one-ply moves
     free: int  # free stones per single-point block
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
-    "easy": LevelConfig((8, 3), (), False, 0.0, 0, False, 4, 4),
-    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 3, False, 1, 5),
-    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.25, 4,
-                        True, 1, 6),
+    "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 6, 4),
+    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 3, 3, 1, 5),
+    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.2, 4,
+                        4, 1, 6),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -50,6 +50,11 @@ SEARCH_SHARE = 0.78
 # there is scored statically minus THREATENED.
 QUIESCENCE = 2
 THREATENED = 3000
+# With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
+AB_SHARE = 0.55
+SAFE_TRIES = 8
+# Easy picks at random among its best one-ply moves within this margin of the best.
+EASY_MARGIN = 8000
 
 
 @dataclass(frozen=True)
@@ -134,12 +139,17 @@ class Engine:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
         pairs = [(a, b) for _, a, b in moves]
-        best, score, depth = self._iterate(pairs)
+        full_end = self.end
+        if cfg.opp_check:
+            now = time.perf_counter()
+            self.end = now + (full_end - now) * AB_SHARE
+        best, score, depth, order = self._iterate(pairs)
+        self.end = full_end
         if score >= MATE:
             turns = (WIN - score) // 2 + 1
             return self._result(best, f"forced win in {turns} turns", score, depth)
         if cfg.opp_check and score > -MATE:
-            best = self._safe(best, pairs)
+            best = self._safe(best, order)
         if score <= -MATE and not sets:
             reason = "lost against best play: resists longest"
         return self._result(best, reason, score, depth)
@@ -165,7 +175,7 @@ class Engine:
             scored.append((v, a, b))
         scored.sort(reverse=True)
         top = scored[0][0]
-        pool = [m for m in scored[: self.cfg.noise] if m[0] > top - 4000 and m[0] > -WIN]
+        pool = [m for m in scored[: self.cfg.noise] if m[0] > top - EASY_MARGIN and m[0] > -WIN]
         if not pool:
             pool = scored[:1]
         v, a, b = pool[self.rng.randrange(len(pool))]
@@ -184,23 +194,25 @@ class Engine:
             self.nodes += solver.nodes
 
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]]) -> tuple[int, int]:
-        """Hard level: if the opponent has a VCDT after ``best``, try the next root moves."""
+        """If the opponent has a VCDT after ``best``, take the next root move (in the search's
+        order) that leaves none, as far as the clock allows."""
         s = self.side
         o = 1 - s
         order = [best] + [p for p in pairs if p != best]
-        for a, b in order[:6]:
-            left = self.start + self.budget * 0.9 - time.perf_counter()
-            if left <= 0.02:
+        for a, b in order[:SAFE_TRIES]:
+            left = self.end - time.perf_counter()
+            if left <= 0.002:
                 break
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = Vcdt(board, time.perf_counter() + min(left * 0.5, self.budget * 0.08))
+            solver = Vcdt(board, time.perf_counter() + left * 0.5)
             try:
-                lost = solver.solve(o, 3) is not None
+                lost = solver.solve(o, self.cfg.opp_check) is not None
             except Timeout:
+                # Unproven either way; if ``best`` was already refuted, this is no worse.
                 self._rebuild()
-                return best
+                return (a, b)
             finally:
                 self.nodes += solver.nodes
             board.remove(b, s)
@@ -209,8 +221,10 @@ class Engine:
                 return (a, b)
         return best
 
-    def _iterate(self, pairs: list[tuple[int, int]]) -> tuple[tuple[int, int], int, int]:
-        """Iterative deepening at the root; returns (best pair, score, completed depth)."""
+    def _iterate(self, pairs: list[tuple[int, int]]
+                 ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:
+        """Iterative deepening at the root; returns (best pair, score, completed depth, the root
+        moves best first)."""
         s = self.side
         best = pairs[0]
         best_v = -INF
@@ -219,7 +233,7 @@ class Engine:
         order = list(pairs)
         self.deadline = self.end
         for depth in range(1, limit + 1):
-            if depth > 1 and time.perf_counter() - self.start > self.budget * SEARCH_SHARE * 0.5:
+            if depth > 1 and time.perf_counter() > self.start + (self.end - self.start) * 0.5:
                 break
             alpha = -INF
             cur: tuple[int, int] | None = None
@@ -256,7 +270,7 @@ class Engine:
             order.insert(0, best)
             if best_v >= MATE or best_v <= -MATE:
                 break
-        return best, best_v, done_depth
+        return best, best_v, done_depth, order
 
     # ------------------------------------------------------------------ alpha-beta
     def _ab(self, s: int, depth: int, alpha: int, beta: int, ply: int) -> int:
