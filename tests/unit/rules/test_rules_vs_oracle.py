@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from connect6.rules import Colour, IllegalMove, Position
+from connect6.rules import Colour, IllegalMove, Position, line_through
 from tests.oracle import OracleGame, OracleIllegal
 
 sizes = st.one_of(st.integers(6, 9), st.sampled_from([15, 19]), st.integers(10, 59))
@@ -90,6 +90,11 @@ def test_random_games_agree_with_the_oracle(size: int, seed: int, clustered: boo
         assert (result.winner.value if result.winner else None) == oracle.winner
         assert result.winning_line == oracle.winning_line
         assert result.draw == oracle.draw
+        if result.winner is not None:
+            # The bit-walking line finder used by fast replays agrees too
+            bits = position.bits(result.winner)
+            assert line_through(bits, result.placed[-1], size) == oracle.winning_line
+            assert line_through(bits & ~position._geo.bit[result.placed[-1]], result.placed[-1], size) == ()
     same_state(position, oracle)
 
 

@@ -139,6 +139,8 @@ def line_through(bits: int, point: int, size: int) -> tuple[int, ...]:
     stride = size + 1
     row, col = divmod(point, size)
     start = row * stride + col
+    if not (bits >> start) & 1:
+        return ()
     for shift in (1, stride, stride + 1, stride - 1):
         first = start
         while first >= shift and (bits >> (first - shift)) & 1:
