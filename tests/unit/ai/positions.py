@@ -1,0 +1,110 @@
+"""Test positions derived from game records (AI-NOTES §8).
+
+From every position along a game:
+
+* **win-in-one**: the side to move can make six (e.g. all turns but the last of a game that ends
+  in a six); the answer must make six;
+* **must-block**: the opponent has threat windows (e.g. before the loser's last turn); they are
+  counted exactly: when at most two stones can hit them all, the answer must leave none (or win
+  at once); with three or more threats any legal answer is accepted.
+
+Each position is also used under the board's 8 symmetries. Records are JSON lines
+``{"gid", "sgf", "result"}`` with SGF like ``(;FF[4]SZ[19];B[j10];W[k9j12];...)`` (19×19 when no SZ).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from connect6.ai.board import Board
+from connect6.records import parse_label, split_labels
+from connect6.rules import IllegalMove, Position
+
+ROOT = Path(__file__).resolve().parents[3]
+LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
+ENGINE_GAMES = Path(__file__).resolve().parent / "data" / "engine_games.jsonl"
+
+MOVE_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
+SIZE_RE = re.compile(r"SZ\[(\d+)\]")
+
+
+def parse_sgf_turns(sgf: str) -> tuple[int, list[list[int]]]:
+    m = SIZE_RE.search(sgf)
+    size = int(m.group(1)) if m else 19
+    turns = []
+    for _colour, text in MOVE_RE.findall(sgf):
+        if not text:
+            continue
+        turns.append([parse_label(lab, size) for lab in split_labels(text)])
+    return size, turns
+
+
+def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, list[list[int]]]]:
+    games = []
+    with path.open() as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+                size, turns = parse_sgf_turns(rec["sgf"])
+            except (ValueError, KeyError):
+                continue
+            games.append((str(rec.get("gid", len(games))), size, turns))
+            if limit is not None and len(games) >= limit:
+                break
+    return games
+
+
+def _symmetries(size: int) -> list:
+    n = size - 1
+    maps = [lambda c, r: (c, r), lambda c, r: (n - c, r), lambda c, r: (c, n - r),
+            lambda c, r: (n - c, n - r), lambda c, r: (r, c), lambda c, r: (n - r, c),
+            lambda c, r: (r, n - c), lambda c, r: (n - r, n - c)]
+    return maps
+
+
+def transform(turns: list[list[int]], size: int, sym) -> list[list[int]]:
+    out = []
+    for t in turns:
+        stones = []
+        for p in t:
+            c, r = sym(p % size, p // size)
+            stones.append(r * size + c)
+        out.append(stones)
+    return out
+
+
+def derive(games, symmetries: int = 8) -> tuple[list[Position], list[Position]]:
+    """(win-in-one positions, must-block positions) from games.
+
+    Every prefix of a game is looked at: when the side to move has a threat window it is a
+    win-in-one position; otherwise, when the opponent has threat windows, a must-block one.
+    (This includes the two classic ones of a game that ends in a six: before the last turn,
+    and before the loser's last turn.)
+    """
+    wins: list[Position] = []
+    blocks: list[Position] = []
+    for _gid, size, turns in games:
+        try:
+            Position.from_turns(turns, size)
+        except (IllegalMove, ValueError):
+            continue
+        for sym in _symmetries(size)[:symmetries]:
+            t = transform(turns, size, sym)
+            pos = Position(size)
+            for k, stones in enumerate(t):
+                if k >= 1:
+                    board = Board.from_position(pos)
+                    s = 0 if pos.to_move.value == "black" else 1
+                    if board.thr[s]:
+                        wins.append(pos.copy())
+                    elif board.thr[1 - s]:
+                        blocks.append(pos.copy())
+                pos.play(stones)
+                if pos.is_over:
+                    break
+    return wins, blocks
