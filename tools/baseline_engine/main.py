@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """The frozen baseline engine for the arena (a tool, not shipped in the layer).
 
-``c6base_v0`` is a verbatim copy of ``connect6.ai`` at its first version (the one-ply player:
-wins now, blocks exactly, otherwise the best window-scored pair), with imports renamed. It
-speaks the same text protocol: ``python tools/baseline_engine/main.py --size 19 --level normal``.
-``--version v1`` selects a later frozen copy when one exists.
+Verbatim copies of ``connect6.ai`` at earlier versions, with imports renamed:
+
+* ``c6base_v0``: the first version, a one-ply player (wins now, blocks exactly, otherwise the
+  best window-scored pair);
+* ``c6base_v1`` (the default): the first searching version (alpha-beta over pairs with
+  iterative deepening and a TT, VCDT, opponent-VCDT check), commit "opponent-VCDT safety check".
+
+They speak the same text protocol:
+``python tools/baseline_engine/main.py [--version v0|v1] --size 19 --level normal``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ sys.path.insert(0, str(HERE.parent.parent / "layers" / "connect6"))
 
 
 def main(argv: list[str]) -> int:
-    version = "v0"
+    version = "v1"
     if "--version" in argv:
         i = argv.index("--version")
         version = argv[i + 1]
