@@ -182,7 +182,8 @@ def summarise_slow(text: str, size: int = LG_SIZE) -> str:
 class _Fast:
     """Per-size tables for the fast path."""
 
-    __slots__ = ("area", "bit", "labels", "move_list_re", "sgf_re", "size", "stride", "table")
+    __slots__ = ("area", "bit", "label_bit", "labels", "move_list_re", "sgf_re", "size", "stride",
+                 "table")
 
     def __init__(self, size: int) -> None:
         geo = geometry(size)
@@ -192,6 +193,7 @@ class _Fast:
         self.bit = geo.bit
         self.table = point_table(size)
         self.labels = label_table(size)
+        self.label_bit = {label: geo.bit[point] for label, point in self.table.items()}
         lab = r"[a-z]{1,2}\d{1,2}"
         # A whole LG SGF record with plain root values and full turns, colours alternating.
         self.sgf_re = re.compile(
@@ -240,21 +242,22 @@ def summarise(text: str, size: int = LG_SIZE) -> str:
         if numbers != _NUMBERS[: len(numbers)]:
             return _slow_body(text, size)
         moves = text
-    table = fast.table
-    try:
-        points = [table[label] for label in _LABEL_FIND(moves)]
-    except KeyError:
-        return _slow_body(text, size)
-    count = len(points)
-    if len(set(points)) != count:
-        return _slow_body(text, size)
+    labels = _LABEL_FIND(moves)
+    count = len(labels)
+    if len(set(labels)) != count:
+        return _slow_body(text, size)  # a point used twice
     # The shape guarantees full turns except perhaps the last: an even count means the
     # last turn (not the opening) holds a single stone.
     short = count > 1 and not count & 1
     turns = (count >> 1) + 1 if short else (count + 1) >> 1
-    bit = fast.bit.__getitem__
-    black = sum(map(bit, points[0::4])) + sum(map(bit, points[3::4]))
-    white = sum(map(bit, points[1::4])) + sum(map(bit, points[2::4]))
+    # Stones go B, WW, BB, WW…: black's are the 1st of every four and the 4th, white's the
+    # 2nd and 3rd. Distinct points, so summing their bits is or-ing them.
+    label_bit = fast.label_bit.__getitem__
+    try:
+        black = sum(map(label_bit, labels[0::4])) + sum(map(label_bit, labels[3::4]))
+        white = sum(map(label_bit, labels[1::4])) + sum(map(label_bit, labels[2::4]))
+    except KeyError:
+        return _slow_body(text, size)  # a label off this board
     stride = fast.stride
     black_six = has_six(black, stride)
     white_six = has_six(white, stride)
@@ -268,14 +271,15 @@ def summarise(text: str, size: int = LG_SIZE) -> str:
     if (white_six if last_black else black_six) or turns < 2:
         return _slow_body(text, size)  # the side that did not move last has six: illegal
     mine = black if last_black else white
+    table = fast.table
     table_bit = fast.bit
-    last = points[-1]
+    last = table[labels[-1]]
     if short:
         if has_six(mine - table_bit[last], stride):
             return _slow_body(text, size)  # six before the last turn: illegal
         line = line_through(mine, last, fast.size)
     else:
-        first = points[-2]
+        first = table[labels[-2]]
         without_second = mine - table_bit[last]
         if has_six(without_second - table_bit[first], stride):
             return _slow_body(text, size)  # six before the last turn: illegal
@@ -285,8 +289,8 @@ def summarise(text: str, size: int = LG_SIZE) -> str:
             count -= 1
         else:
             line = line_through(mine, last, fast.size)
-    labels = fast.labels
-    line_text = ", ".join([f'"{labels[p]}"' for p in line])
+    names = fast.labels
+    line_text = ", ".join([f'"{names[p]}"' for p in line])
     winner = "black" if last_black else "white"
     return (f'"legal": true, "error": null, "turns": {turns}, "stones": {count}, "winner": "{winner}", '
             f'"six_at_turn": {turns}, "winning_line": [{line_text}], "draw": false, "error_at": null}}')
