@@ -1,0 +1,151 @@
+"""Forced wins, levels, determinism and the search's contract."""
+
+import random
+import time
+
+import pytest
+
+from connect6.ai import LEVELS, choose_move, hint, search
+from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.search import LEVEL_CONFIGS
+from connect6.ai.vcdt import Vcdt
+from connect6.rules import Position
+from tests.unit.ai.positions import ENGINE_GAMES, load_games
+
+
+def setup(size, black, white):
+    """A legal game with these stones: Black's single opening stone, then alternating pairs
+    (needs 1 + 2k black and 2k or 2k + 2 white stones)."""
+    black = list(black)
+    white = list(white)
+    pos = Position(size)
+    pos.play([black.pop(0)])
+    while white:
+        pos.play([white.pop(0), white.pop(0)])
+        if black:
+            pos.play([black.pop(0), black.pop(0)])
+    return pos
+
+
+def test_two_live_threes_are_a_forced_win_in_two_turns():
+    # Given Black with a horizontal and a vertical live three, White's stones far away
+    size = 19
+    p = lambda c, r: r * size + c  # noqa: E731
+    black = [p(5, 5), p(6, 5), p(7, 5), p(12, 10), p(12, 11), p(12, 12), p(17, 3)]
+    white = [p(0, 18), p(2, 18), p(18, 0), p(16, 0), p(18, 16), p(16, 18), p(0, 0), p(0, 2)]
+    pos = setup(size, black, white)
+    assert pos.to_move.value == "black"
+    # When Black asks for a hint
+    h = hint(pos, budget_s=0.3)
+    # Then it is a forced win and after it White faces three or more threats
+    assert h.reason == "forced win in 2 turns", h.reason
+    after = pos.copy()
+    after.play(h.stones)
+    assert count_hits(Board.from_position(after).threat_sets(0)) >= 3
+
+
+def _vcdt_positions(limit):
+    found = []
+    for _gid, size, turns in load_games(ENGINE_GAMES):
+        pos = Position(size)
+        for stones in turns:
+            if pos.turn_count >= 3:
+                board = Board.from_position(pos)
+                s = 0 if pos.to_move.value == "black" else 1
+                if not board.thr[s] and not board.thr[1 - s]:
+                    r = Vcdt(board, time.perf_counter() + 0.2).solve(s, 3)
+                    if r is not None and r[0] >= 3:
+                        found.append((pos.copy(), r[0]))
+                        break
+            pos.play(stones)
+            if pos.is_over:
+                break
+        if len(found) >= limit:
+            break
+    return found
+
+
+@pytest.mark.slow
+def test_proven_forced_wins_are_won_against_every_defence_sampled():
+    # Given positions where the VCDT proves a win in N turns
+    cases = _vcdt_positions(6)
+    assert len(cases) >= 3
+    rng = random.Random(3)
+    for pos, turns in cases:
+        mover = pos.to_move
+        game = pos.copy()
+        attacker_turns = 0
+        # When the engine attacks and the defender answers with any pair that blocks every
+        # threat (or, facing three or more, with the engine's own best try)
+        while not game.is_over and attacker_turns < turns:
+            game.play(search(game, "hard", budget_s=0.5).stones)
+            attacker_turns += 1
+            if game.is_over:
+                break
+            s = 0 if game.to_move.value == "black" else 1
+            _, pairs = hitting_moves(Board.from_position(game).threat_sets(1 - s))
+            if pairs:
+                game.play(list(rng.choice(pairs)))
+            else:
+                game.play(search(game, "hard", budget_s=0.1).stones)
+        # Then the attacker has made six within the proven number of turns
+        assert game.winner == mover
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_move(level):
+    pos = Position(15)
+    c = pos.point
+    pos.play([c(7, 7)])
+    pos.play([c(8, 8), c(8, 7)])
+    pos.play([c(6, 6), c(9, 9)])
+    a = search(pos, level, budget_s=5.0, rng=random.Random(4), max_depth=1)
+    b = search(pos, level, budget_s=5.0, rng=random.Random(4), max_depth=1)
+    assert a.stones == b.stones
+
+
+def test_easy_varies_with_the_seed_but_never_with_a_fixed_one():
+    pos = Position(19)
+    c = pos.point
+    pos.play([c(9, 9)])
+    pos.play([c(10, 10), c(10, 9)])
+    moves = {choose_move(pos, "easy", rng=random.Random(seed)) for seed in range(12)}
+    assert len(moves) > 1
+    assert len({choose_move(pos, "easy", rng=random.Random(7)) for _ in range(3)}) == 1
+
+
+def test_tiny_budget_still_answers_legally():
+    pos = Position(19)
+    rng = random.Random(2)
+    pos.play([pos.point(9, 9)])
+    while pos.turn_count < 12:
+        pos.play(list(choose_move(pos, "easy", rng=rng)))
+        if pos.is_over:
+            break
+    if not pos.is_over:
+        for level in LEVELS:
+            move = choose_move(pos, level, budget_s=0.001)
+            pos.copy().play(move)
+
+
+def test_level_configs_cover_levels_and_searching_levels_are_wider():
+    assert set(LEVEL_CONFIGS) == set(LEVELS)
+    assert not LEVEL_CONFIGS["easy"].search
+    assert LEVEL_CONFIGS["hard"].root >= LEVEL_CONFIGS["normal"].root
+
+
+def test_unknown_level_and_finished_game_are_refused():
+    pos = Position(15)
+    with pytest.raises(ValueError):
+        choose_move(pos, "expert")
+    done = Position(15)
+    c = done.point
+    done.play([c(0, 0)])
+    done.play([c(0, 14), c(1, 14)])
+    done.play([c(1, 0), c(2, 0)])
+    done.play([c(2, 14), c(3, 14)])
+    done.play([c(3, 0), c(4, 0)])
+    done.play([c(4, 14), c(5, 14)])
+    assert done.is_over
+    with pytest.raises(ValueError):
+        choose_move(done)
