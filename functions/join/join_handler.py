@@ -1,0 +1,136 @@
+"""Join function: runs, the join sheet, joining, invitations (the public invite routes)."""
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from connect6.api import http, idempotency, runtime
+from connect6.api.errors import STATUS
+from connect6.api.models import (
+    GAME_ID_PATTERN,
+    TOKEN_PATTERN,
+    GameView,
+    InviteInfo,
+    JoinRequest,
+    JoinResponse,
+    JoinSheet,
+    PutRunRequest,
+    RedeemRequest,
+    RedeemResponse,
+)
+from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.responses import html_response, is_form, json_response, prefers_html
+from connect6.game.errors import GameError
+from connect6.game.model import iso
+from connect6.game.service import Opponent
+
+app = make_app()
+GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
+Token = Annotated[str, Path(pattern=TOKEN_PATTERN)]
+
+
+def _think_metric(seconds: float | None) -> None:
+    if seconds is not None:
+        metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds, value=seconds * 1000)
+
+
+@app.put("/v1/games/<game_id>")
+@tracer.capture_method
+def put_run(game_id: GameId, request: PutRunRequest) -> Response[Any]:
+    created, view = runtime.service().put_run(game_id, request.game_name, request.allow_computer_opponents)
+    return json_response(GameView, view, 201 if created else 200)
+
+
+@app.get("/v1/games/<game_id>/join-sheet")
+@tracer.capture_method
+def join_sheet(game_id: GameId) -> Response[Any]:
+    return json_response(JoinSheet, runtime.service().join_sheet(game_id))
+
+
+@app.post("/v1/games/<game_id>/players")
+@tracer.capture_method
+def join(game_id: GameId, request: JoinRequest) -> Response[Any]:
+    service = runtime.service()
+
+    def call() -> Response[Any]:
+        opponent = None
+        if request.opponent is not None:
+            data = request.opponent.model_dump()
+            opponent = Opponent(kind=data["kind"], level=data.get("level"), name=data.get("name"),
+                                email=data.get("email"), note=data.get("note"))
+        outcome = service.join(game_id, request.name, request.email, opponent)
+        invite = None
+        if outcome.invite is not None:
+            base = http.base_url(app, runtime.settings().public_base_url)
+            url = f"{base}/v1/invites/{outcome.invite['token']}"
+            invite = {"invite_id": outcome.invite["invite_id"], "name": outcome.invite["name"],
+                      "expires_at": iso(outcome.invite["expires_at"]), "url": url}
+        metrics.add_metric(name="PlayersJoined", unit=MetricUnit.Count, value=1)
+        if outcome.started:
+            metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
+        _think_metric(outcome.computer_think_s)
+        logger.info("joined", extra={"game_id": game_id, "seat": outcome.seat, "started": outcome.started})
+        return json_response(JoinResponse, {"player_id": outcome.player_id, "seat": outcome.seat,
+                                            "game": outcome.game, "invite": invite}, 201)
+
+    return idempotency.run(service.repo, http.headers(app), "POST", f"/v1/games/{game_id}/players",
+                           request.model_dump(mode="json"), call)
+
+
+def _invite_error(error: GameError) -> Response[Any]:
+    from connect6.pages import invite_error_page
+
+    status = STATUS.get(error.code, 409)
+    return html_response(invite_error_page(status, error.code.value, error.message), status)
+
+
+@app.get("/v1/invites/<token>")
+@tracer.capture_method
+def invite(token: Token) -> Response[Any]:
+    """Who invites you, the note, the run and the hold's end. Never changes anything."""
+    html = prefers_html(http.headers(app), default=True)
+    try:
+        info = runtime.service().invite_info(token)
+    except GameError as error:
+        if html:
+            return _invite_error(error)
+        raise
+    if html:
+        from connect6.pages import invite_page
+
+        return html_response(invite_page(InviteInfo.model_validate(info).model_dump()))
+    return json_response(InviteInfo, info)
+
+
+@app.post("/v1/invites/<token>")
+@tracer.capture_method
+def redeem(token: Token) -> Response[Any]:
+    found = http.headers(app)
+    html = is_form(found) or prefers_html(found, default=False)
+    try:
+        request = http.parse(RedeemRequest, http.body_of(app))
+        outcome = runtime.service().redeem(token, request.name)
+    except GameError as error:
+        if html:
+            return _invite_error(error)
+        raise
+    metrics.add_metric(name="InvitesRedeemed", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
+    _think_metric(outcome.computer_think_s)
+    result = {"player_id": outcome.player_id, "game": outcome.game}
+    if html:
+        from connect6.pages import invite_redeemed_page
+
+        return html_response(invite_redeemed_page(RedeemResponse.model_validate(result).model_dump()), 201)
+    return json_response(RedeemResponse, result, 201)
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

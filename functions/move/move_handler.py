@@ -1,0 +1,101 @@
+"""Move function: the move sheet, moves (the computer replies inside the request), resign, draw
+offers and hints."""
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from connect6.api import http, idempotency, runtime
+from connect6.api.models import (
+    GAME_ID_PATTERN,
+    ID_PATTERN,
+    DrawRequest,
+    GameView,
+    HintResponse,
+    MoveRequest,
+    MoveResponse,
+    MoveSheet,
+)
+from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.responses import json_response
+
+app = make_app()
+GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
+PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
+
+
+@app.get("/v1/games/<game_id>/players/<player_id>/move-sheet")
+@tracer.capture_method
+def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    return json_response(MoveSheet, runtime.service().move_sheet(game_id, player_id))
+
+
+@app.post("/v1/games/<game_id>/players/<player_id>/moves")
+@tracer.capture_method
+def move(game_id: GameId, player_id: PlayerId, request: MoveRequest) -> Response[Any]:
+    service = runtime.service()
+
+    def call() -> Response[Any]:
+        outcome = service.submit_move(game_id, player_id, request.move_number, request.stones,
+                                      request.table_talk)
+        if not outcome.replayed:
+            metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
+            if outcome.response["computer_reply"] is not None:
+                metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
+            if outcome.finished:
+                metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
+            if outcome.computer_think_s is not None:
+                metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds,
+                                   value=outcome.computer_think_s * 1000)
+        logger.info("move", extra={"game_id": game_id, "move_number": request.move_number,
+                                   "replayed": outcome.replayed, "status": outcome.response["status"]})
+        return json_response(MoveResponse, outcome.response)
+
+    path = f"/v1/games/{game_id}/players/{player_id}/moves"
+    body = request.model_dump(mode="json")
+    return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
+
+
+@app.post("/v1/games/<game_id>/players/<player_id>/resign")
+@tracer.capture_method
+def resign(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    service = runtime.service()
+
+    def call() -> Response[Any]:
+        view = service.resign(game_id, player_id)
+        metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
+        return json_response(GameView, view)
+
+    path = f"/v1/games/{game_id}/players/{player_id}/resign"
+    return idempotency.run(service.repo, http.headers(app), "POST", path, {}, call)
+
+
+@app.post("/v1/games/<game_id>/players/<player_id>/draw")
+@tracer.capture_method
+def draw(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    request = http.parse(DrawRequest, http.body_of(app))
+    service = runtime.service()
+
+    def call() -> Response[Any]:
+        return json_response(GameView, service.draw(game_id, player_id, request.action))
+
+    path = f"/v1/games/{game_id}/players/{player_id}/draw"
+    body = request.model_dump(mode="json")
+    return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
+
+
+@app.get("/v1/games/<game_id>/players/<player_id>/hint")
+@tracer.capture_method
+def hint(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    return json_response(HintResponse, runtime.service().hint(game_id, player_id))
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

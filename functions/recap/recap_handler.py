@@ -1,0 +1,36 @@
+"""Recap function: the recap sheet once the game is over, and the game record at any time."""
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from connect6.api import runtime
+from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, RecapSheet, RecordResponse
+from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.responses import json_response
+
+app = make_app()
+GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
+PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
+
+
+@app.get("/v1/games/<game_id>/players/<player_id>/recap")
+@tracer.capture_method
+def recap(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    return json_response(RecapSheet, runtime.service().recap(game_id, player_id))
+
+
+@app.get("/v1/games/<game_id>/players/<player_id>/record")
+@tracer.capture_method
+def record(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+    return json_response(RecordResponse, runtime.service().record(game_id, player_id))
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,270 @@
+"""Pydantic models of every request and response of the contract (v1). They validate what comes
+in (errors → 422 ``invalid_request``) and what goes out (a response that does not fit is a bug)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{1,128}$"
+EMAIL_PATTERN = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Email = Annotated[str, StringConstraints(strip_whitespace=True, max_length=254, pattern=EMAIL_PATTERN)]
+Level = Literal["easy", "normal", "hard"]
+Colour = Literal["black", "white"]
+GameStatus = Literal["waiting_for_players", "in_progress", "completed", "draw"]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------- requests
+class PutRunRequest(Request):
+    game_name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    allow_computer_opponents: bool = False
+
+
+class ComputerOpponent(Request):
+    kind: Literal["computer"]
+    level: Level = "normal"
+
+
+class InviteOpponent(Request):
+    kind: Literal["invite"]
+    name: Name
+    email: Email
+    note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
+
+
+class JoinRequest(Request):
+    name: Name
+    email: Email
+    opponent: Annotated[ComputerOpponent | InviteOpponent, Field(discriminator="kind")] | None = None
+
+
+class MoveRequest(Request):
+    move_number: Annotated[int, Field(ge=1, le=10_000)]
+    stones: Annotated[list[Annotated[str, StringConstraints(max_length=8)]], Field(max_length=10)]
+    table_talk: Annotated[str, StringConstraints(max_length=64)] | None = None
+
+
+class RedeemRequest(Request):
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+
+
+class DrawRequest(Request):
+    action: Literal["offer", "accept", "decline"] = "offer"
+
+
+# ---------------------------------------------------------------------- shared parts
+class ErrorDetail(Out):
+    code: str
+    message: str
+    field: str | None
+
+
+class ErrorBody(Out):
+    error: ErrorDetail
+
+
+class PlayerRef(Out):
+    name: str | None
+    kind: Literal["human", "computer"]
+
+
+class WinnerRef(Out):
+    colour: Colour
+    name: str | None
+
+
+class SeatView(Out):
+    seat: int
+    state: Literal["taken", "held", "open"]
+    name: str | None
+    kind: Literal["human", "computer"] | None
+    colour: Colour | None
+    hold_expires_at: str | None
+
+
+class ToMove(Out):
+    colour: Colour
+    name: str | None
+    move_number: int
+    stones_to_place: int
+
+
+class LastMove(Out):
+    move_number: int
+    colour: Colour
+    stones: list[str]
+
+
+class GameView(Out):
+    game_id: str
+    game_name: str
+    status: GameStatus
+    seats: list[SeatView]
+    black: PlayerRef | None
+    white: PlayerRef | None
+    to_move: ToMove | None
+    move_count: int
+    stones_placed: int
+    board_size: int
+    board: list[str]
+    last_move: LastMove | None
+    winner: WinnerRef | None
+    winning_line: list[str]
+    end_reason: Literal["six", "full_board", "resigned", "agreed"] | None
+    updated_at: str
+
+
+# ---------------------------------------------------------------------- join function
+class Rules(Out):
+    board_size: int
+    win_length: int
+    first_turn_stones: int
+    stones_per_turn: int
+
+
+class JoinSheet(Out):
+    sheet_type: Literal["connect6_game_join_game"]
+    game_id: str
+    game_name: str
+    open_seats: int
+    can_request_computer: bool
+    can_invite: bool
+    computer_levels: list[str]
+    rules: Rules
+
+
+class InviteOut(Out):
+    invite_id: str
+    name: str
+    expires_at: str
+    url: str
+
+
+class JoinResponse(Out):
+    player_id: str
+    seat: int
+    game: GameView
+    invite: InviteOut | None
+
+
+class InviteInfo(Out):
+    invite_id: str
+    game_id: str
+    game_name: str
+    inviter_name: str
+    invitee_name: str
+    note: str | None
+    expires_at: str
+    status: Literal["pending"]
+
+
+class RedeemResponse(Out):
+    player_id: str
+    game: GameView
+
+
+# ---------------------------------------------------------------------- move function
+class TableTalkReceived(Out):
+    phrase_id: str
+    text: str
+    from_: str | None = Field(alias="from", serialization_alias="from")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class TableTalkOption(Out):
+    phrase_id: str
+    text: str
+
+
+class MoveSheet(Out):
+    sheet_type: Literal["connect6_game_move"]
+    game_id: str
+    player_id: str
+    greeting: str
+    player_name: str | None
+    stone_colour: Colour | None
+    opponent: PlayerRef | None
+    status: GameStatus
+    your_turn: bool
+    move_number: int
+    stones_to_place: int
+    board_size: int
+    board: list[str]
+    last_move: LastMove | None
+    table_talk_received: TableTalkReceived | None
+    table_talk_options: list[TableTalkOption]
+    draw_offered_by_opponent: bool
+
+
+class ComputerReply(Out):
+    move_number: int
+    stones_placed: list[str]
+    table_talk: TableTalkOption | None
+
+
+class NextRef(Out):
+    player_id: str
+    move_number: int
+
+
+class MoveResponse(Out):
+    move_number: int
+    colour: Colour
+    stones_placed: list[str]
+    status: GameStatus
+    winner: WinnerRef | None
+    winning_line: list[str]
+    computer_reply: ComputerReply | None
+    next: NextRef | None
+
+
+class HintResponse(Out):
+    move_number: int
+    stones: list[str]
+    reason: str
+
+
+# ---------------------------------------------------------------------- recap function
+class RecapSheet(Out):
+    sheet_type: Literal["connect6_game_recap"]
+    game_id: str
+    player_name: str | None
+    your_colour: Colour | None
+    status: GameStatus
+    result: Literal["won", "lost", "draw"]
+    winner: WinnerRef | None
+    winning_line: list[str]
+    end_reason: Literal["six", "full_board", "resigned", "agreed"] | None
+    move_count: int
+    stones_placed: int
+    board_size: int
+    board: list[str]
+    record: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class RecordResponse(Out):
+    game_id: str
+    board_size: int
+    status: GameStatus
+    move_count: int
+    record: str
+
+
+class ExpireResult(Out):
+    released: int

@@ -1,0 +1,57 @@
+"""The shared resolver setup for every HTTP function: Powertools ``APIGatewayHttpResolver`` with
+validation, and exception handlers that give every error the contract's shape:
+request-shape problems → 422 ``invalid_request``; domain errors → their status and code; an
+unknown route → 404 ``not_found``; anything unexpected → 500 ``internal_error`` (never from
+client input: that is a bug, and logged as one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
+
+from connect6.api.errors import ApiError, validation_error
+from connect6.api.responses import api_error_response, game_error_response, json_error
+from connect6.game.errors import GameError
+
+logger = Logger(service="connect6")
+tracer = Tracer(service="connect6")
+metrics = Metrics(namespace="Connect6", service="connect6")
+
+
+def make_app() -> APIGatewayHttpResolver:
+    app = APIGatewayHttpResolver(enable_validation=True)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(error: RequestValidationError) -> Response[Any]:
+        return api_error_response(validation_error(list(error.errors())))
+
+    @app.exception_handler(RequestUnsupportedContentType)
+    def _unsupported(error: RequestUnsupportedContentType) -> Response[Any]:
+        return json_error(415, "unsupported_media_type", "Send the body as application/json.", None)
+
+    @app.exception_handler(GameError)
+    def _game(error: GameError) -> Response[Any]:
+        return game_error_response(error)
+
+    @app.exception_handler(ApiError)
+    def _api(error: ApiError) -> Response[Any]:
+        return api_error_response(error)
+
+    @app.exception_handler(NotFoundError)
+    def _not_found(error: NotFoundError) -> Response[Any]:
+        return json_error(404, "not_found", "There is no such route.", None)
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[Any]:
+        logger.exception("unhandled error")
+        metrics.add_metric(name="UnhandledErrors", unit="Count", value=1)
+        return json_error(500, "internal_error", "Something went wrong on our side; please try again.")
+
+    return app

@@ -1,0 +1,48 @@
+"""The service as the handlers use it: built once per process, lazily, from the environment.
+
+boto3 clients are created on first use from the standard configuration (region, credentials,
+``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL_EVENTS``), so the same handler runs in Lambda,
+on the local server and in tests against moto. Tests may pass service overrides (a clock, the
+colour draw, a computer budget) through :func:`configure`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from connect6.api.config import Settings
+from connect6.api.eventbus import EventBridgeSink
+from connect6.game.service import GameService
+from connect6.store.dynamo import DynamoStore
+
+_service: GameService | None = None
+_settings: Settings | None = None
+_overrides: dict[str, Any] = {}
+
+
+def settings() -> Settings:
+    global _settings
+    if _settings is None:
+        _settings = Settings.from_env()
+    return _settings
+
+
+def service() -> GameService:
+    global _service
+    if _service is None:
+        config = settings()
+        store = DynamoStore(config.table_name, config.holds_index_name)
+        options: dict[str, Any] = {"computer_budget_s": config.computer_budget_s,
+                                   "board_size": config.board_size}
+        options.update(_overrides)
+        _service = GameService(store, EventBridgeSink(config.event_bus_name), **options)
+    return _service
+
+
+def configure(**overrides: Any) -> None:
+    """Rebuild the service on next use (new settings from the environment, these overrides)."""
+    global _service, _settings
+    _overrides.clear()
+    _overrides.update(overrides)
+    _service = None
+    _settings = None
