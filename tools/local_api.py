@@ -45,6 +45,7 @@ import traceback  # noqa: E402
 import urllib.error  # noqa: E402
 import urllib.request  # noqa: E402
 import uuid  # noqa: E402
+import warnings  # noqa: E402
 from collections.abc import Callable, Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -335,11 +336,13 @@ class Service:
     """The template turned into local functions, routes, a table and a bus on moto."""
 
     def __init__(
-        self, template_path: Path, endpoint: str, *, verbose: bool, parameters: dict[str, str] | None = None
+        self, template_path: Path, endpoint: str, *, verbose: bool, parameters: dict[str, str] | None = None,
+        env_overrides: dict[str, str] | None = None,
     ) -> None:
         self.template_path = template_path
         self.template = load_template(template_path)
         self.parameters = parameters or {}
+        self.env_overrides = env_overrides or {}
         self.endpoint = endpoint
         self.verbose = verbose
         resources: dict[str, Any] = self.template["Resources"]
@@ -382,6 +385,7 @@ class Service:
             env_globals = ((globals_fn.get("Environment") or {}).get("Variables")) or {}
             env_own = (((res.get("Properties") or {}).get("Environment") or {}).get("Variables")) or {}
             env = {k: str(v) for k, v in self.resolver.resolve({**env_globals, **env_own}).items()}
+            env.update(self.env_overrides)
             name = str(self.resolver.resolve(props.get("FunctionName") or f"{STACK}-{logical}"))
             code_uri = props.get("CodeUri") or "."
             if not isinstance(code_uri, str):
@@ -742,7 +746,6 @@ def local_environment(endpoint: str, *, verbose: bool) -> dict[str, str]:
         "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_DEV": "false",
     }
     if not verbose:
-        env["POWERTOOLS_LOG_LEVEL"] = "WARNING"
         env["POWERTOOLS_METRICS_DISABLED"] = "true"
     return env
 
@@ -771,8 +774,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="how often scheduled functions (the invite sweeper) fire (default 60)")
     parser.add_argument("--verbose", action="store_true", help="show the handlers' own logs and metrics")
     parser.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE",
-                        help="override a template parameter (default: PublicBaseUrl is this server's URL, "
-                             "LogLevel WARNING unless --verbose)")
+                        help="override a template parameter (PublicBaseUrl defaults to this server's URL)")
     args = parser.parse_args(argv)
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -800,9 +802,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("AWS_PROFILE", None)
     os.environ.update(local_environment(endpoint, verbose=args.verbose))
 
-    parameters = {"PublicBaseUrl": base_url, "LogLevel": "INFO" if args.verbose else "WARNING"}
+    parameters = {"PublicBaseUrl": base_url}
     parameters.update(dict(item.split("=", 1) for item in args.parameter))
-    service = Service(args.template.resolve(), endpoint, verbose=args.verbose, parameters=parameters)
+    quiet = {} if args.verbose else {"POWERTOOLS_LOG_LEVEL": "WARNING"}
+    if not args.verbose:
+        warnings.filterwarnings("ignore", message="No application metrics to publish")
+    service = Service(args.template.resolve(), endpoint, verbose=args.verbose, parameters=parameters,
+                      env_overrides=quiet)
     os.environ.update(service.shared_env)
     service.create_resources()
     service.load_functions()

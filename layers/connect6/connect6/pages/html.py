@@ -306,12 +306,14 @@ def invite_error_page(status: int, code: str, message: str) -> str:
     icon, heading, hint = _ERRORS.get(
         status, ("!", "This invitation can't be used right now", "Please try again in a moment.")
     )
+    same = message.strip().rstrip(".").lower() == heading.lower()
+    lead = "" if same else f'<p class="lead" id="message">{_e(message)}</p>'
     body = (
         '<main class="wrap narrow">'
         '<p class="kicker">Connect6 · invitation</p>'
         f'<p class="big" aria-hidden="true">{icon}</p>'
         f'<h1 id="title" data-status="{int(status)}" data-code="{_e(code)}">{_e(heading)}</h1>'
-        f'<p class="lead" id="message">{_e(message)}</p>'
+        f"{lead}"
         f'<p class="hint">{_e(hint)}</p>'
         "</main>"
     )
