@@ -273,6 +273,9 @@ class Function:
     schedules: list[dict[str, Any]]
     module: ModuleType | None = None
     entry: Callable[[dict[str, Any], Any], Any] | None = None
+    # One request at a time per function, like one warm Lambda instance: a Powertools resolver keeps
+    # the current event on the module-level ``app``, so two threads in one module would mix them up.
+    busy: threading.Lock = field(default_factory=threading.Lock)
 
     def load(self) -> None:
         module_path, _, attribute = self.handler.rpartition(".")
@@ -448,10 +451,11 @@ class Service:
     def invoke(self, fn: Function, event: dict[str, Any]) -> Any:
         assert fn.entry is not None
         own = self.conflicting_env.get(fn.logical_id)
-        if own:
-            with patched_env(own):
-                return fn.entry(event, LambdaContext(fn))
-        return fn.entry(event, LambdaContext(fn))
+        with fn.busy:
+            if own:
+                with patched_env(own):
+                    return fn.entry(event, LambdaContext(fn))
+            return fn.entry(event, LambdaContext(fn))
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
         for route in self.routes:

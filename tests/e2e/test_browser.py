@@ -71,13 +71,16 @@ def test_redeem_an_invitation_by_clicking(server, page, screenshot_dir: Path):
     view = server.request("GET", f"/v1/games/{game_id}/board").json()
     assert view["status"] == "in_progress"
     assert {view["black"]["name"], view["white"]["name"]} == {"Ana", "Benjamin"}
+    # And "Watch the board" leads to the live board of that game
+    with page.expect_navigation():
+        page.click("#watch")
+    assert page.url == f"{server.base_url}/v1/games/{game_id}/board"
+    assert page.locator("h1").inner_text() == "Thursday <club>"
     # And the link now says it was used, on a page of its own
     response = page.goto(url)
     assert response is not None and response.status == 409
     assert "already been used" in page.locator("h1").inner_text()
     page.screenshot(path=str(screenshot_dir / "invite-used.png"))
-    # And the "Watch the board" link of the confirmation leads to the live board
-    page.go_back()
 
 
 def test_unknown_invitation_link_gets_its_own_page(server, page):
