@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import dataclass
 
@@ -40,7 +41,14 @@ def search(position: Position, level: str = "normal", *, budget_s: float | None 
     budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
     if rng is None:
         rng = random.Random(position.turn_count * 7919 + position.size)
-    return Engine(position, level, budget, rng, max_depth=max_depth).run()
+    # The search makes no reference cycles; a collector pause mid-move would only eat budget.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return Engine(position, level, budget, rng, max_depth=max_depth).run()
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def choose_move(position: Position, level: str = "normal", *, budget_s: float | None = None,

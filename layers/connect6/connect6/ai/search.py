@@ -39,20 +39,22 @@ class LevelConfig:
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 6, 4),
     "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 3, 3, 1, 5),
-    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.2, 4,
+    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.25, 5,
                         4, 1, 6),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
 # the answer and the caller (the arena times the whole round trip).
-SEARCH_SHARE = 0.78
+SEARCH_SHARE = 0.72
 # Forced blocks below the horizon are searched this many plies deep; a side still under threat
 # there is scored statically minus THREATENED.
 QUIESCENCE = 2
 THREATENED = 3000
 # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
-AB_SHARE = 0.55
+AB_SHARE = 0.7
 SAFE_TRIES = 8
+# No new iteration starts after this share of the alpha-beta window has gone.
+NEW_ITERATION = 0.6
 # Easy picks at random among its best one-ply moves within this margin of the best.
 EASY_MARGIN = 8000
 
@@ -233,7 +235,7 @@ class Engine:
         order = list(pairs)
         self.deadline = self.end
         for depth in range(1, limit + 1):
-            if depth > 1 and time.perf_counter() > self.start + (self.end - self.start) * 0.5:
+            if depth > 1 and time.perf_counter() > self.start + (self.end - self.start) * NEW_ITERATION:
                 break
             alpha = -INF
             cur: tuple[int, int] | None = None

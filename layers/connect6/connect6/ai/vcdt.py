@@ -39,14 +39,16 @@ class Vcdt:
                 return depth + 1, pair
         return None
 
-    def _pairs(self, s: int) -> list[tuple[int, int]]:
-        """Attacker pairs that might leave two or more threats, best first."""
+    def _pairs(self, s: int) -> tuple[list[tuple[int, int]], dict[int, list[tuple[int, tuple[int, ...]]]]]:
+        """Attacker pairs that might leave two or more threats, best first, and for each
+        point the attacker's open windows (own count 2 or 3, their empty points) through it."""
         board = self.board
         code = board.code
         cells = board.cells
         wins = board.wins
         clean = CLEAN[s]
         weight: dict[int, int] = {}
+        through: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         singles: set[int] = set()
         twos: list[tuple[int, ...]] = []
         for w in range(len(code)):
@@ -58,8 +60,14 @@ class Vcdt:
                 else:
                     twos.append(empties)
                 inc = k * k
+                entry = (k, empties)
                 for q in empties:
                     weight[q] = weight.get(q, 0) + inc
+                    lst = through.get(q)
+                    if lst is None:
+                        through[q] = [entry]
+                    else:
+                        lst.append(entry)
         pairs: dict[tuple[int, int], int] = {}
         single_list = sorted(singles, key=lambda q: -weight[q])
         for i, a in enumerate(single_list):
@@ -74,19 +82,32 @@ class Vcdt:
                     if key not in pairs:
                         pairs[key] = weight[a] + weight[b]
         ranked = sorted(pairs, key=lambda k: -pairs[k])
-        return ranked
+        return ranked, through
+
+    @staticmethod
+    def _made(a: int, b: int, through: dict[int, list[tuple[int, tuple[int, ...]]]]
+              ) -> list[tuple[int, ...]]:
+        """The empty points of the threat windows the pair (a, b) would make, without placing."""
+        out = []
+        for k, em in through.get(a, ()):
+            if k == 3 or b in em:
+                out.append(tuple([q for q in em if q != a and q != b]))
+        for k, em in through.get(b, ()):
+            if k == 3 and a not in em:
+                out.append(tuple([q for q in em if q != b]))
+        return out
 
     def _attack(self, s: int, depth: int) -> tuple[int, int] | None:
         board = self.board
         self.nodes += 1
-        if (self.nodes & 15) == 0 and time.perf_counter() > self.deadline:
+        if time.perf_counter() > self.deadline:
             raise Timeout
         key = board.hash ^ (0x9E3779B97F4A7C15 if s else 0)
         if self.fail.get(key, 0) >= depth:
             return None
         o = 1 - s
         opp_sets = board.threat_sets(o) if board.thr[o] else None
-        candidates = self._pairs(s)
+        candidates, through = self._pairs(s)
         if opp_sets:
             singles, hpairs = hitting_moves(opp_sets)
             if not singles and not hpairs:
@@ -100,7 +121,13 @@ class Vcdt:
         place = board.place
         remove = board.remove
         thr = board.thr
-        for a, b in candidates:
+        made = self._made
+        for i, (a, b) in enumerate(candidates):
+            if (i & 7) == 7 and time.perf_counter() > self.deadline:
+                raise Timeout
+            pre = made(a, b, through)
+            if len(pre) < 2 or count_hits(pre) < 2:
+                continue
             place(a, s)
             place(b, s)
             if thr[o]:
@@ -108,7 +135,7 @@ class Vcdt:
                 remove(a, s)
                 continue
             sets = board.threat_sets(s)
-            t = count_hits(sets) if len(sets) >= 2 else len(sets)
+            t = count_hits(sets)
             if t < 2:
                 remove(b, s)
                 remove(a, s)
