@@ -163,7 +163,9 @@ class Engine:
         s = self.side
         o = 1 - s
         scored = []
-        for _, a, b in moves:
+        for i, (_, a, b) in enumerate(moves):
+            if i and time.perf_counter() > self.end:
+                break
             board.place(a, s)
             board.place(b, s)
             self.nodes += 1
