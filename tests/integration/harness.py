@@ -122,13 +122,15 @@ def routes() -> tuple[Route, ...]:
     return tuple(sorted(found, key=lambda r: r.path.count("{")))
 
 
-def handler_module(function: str) -> ModuleType:
-    """Import a function's handler module from its CodeUri, as Lambda would."""
+def handler_module(function: str, instance: str = "") -> ModuleType:
+    """Import a function's handler module from its CodeUri, as Lambda would. Each ``instance`` is a
+    separate import (its own resolver), like a separate Lambda execution environment: Powertools
+    resolvers hold the current event, so concurrent calls need one each."""
     props = template()["Resources"][function]["Properties"]
     globals_ = template().get("Globals", {}).get("Function", {})
     code_uri = props.get("CodeUri", globals_.get("CodeUri"))
     module_name = props.get("Handler", globals_.get("Handler")).rpartition(".")[0]
-    unique = f"handler_{function}"
+    unique = f"handler_{function}{instance}"
     if unique in sys.modules:
         return sys.modules[unique]
     spec = importlib.util.spec_from_file_location(unique, ROOT / code_uri / f"{module_name}.py")
@@ -214,6 +216,7 @@ class Reply:
 class Api:
     """Calls the handlers as API Gateway would, matching routes from template.yaml."""
 
+    instance: str = ""
     calls: list[Reply] = field(default_factory=list)
 
     def route(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
@@ -238,7 +241,7 @@ class Api:
             raw = json.dumps(body)
             headers.setdefault("content-type", "application/json")
         event = http_event(method, path, route, params, body=raw, headers=headers)
-        module = handler_module(route.function)
+        module = handler_module(route.function, self.instance)
         started = time.perf_counter()
         result = module.lambda_handler(event, FakeContext())
         elapsed = time.perf_counter() - started

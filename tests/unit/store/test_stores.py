@@ -1,0 +1,113 @@
+"""The DynamoDB store (on moto, table from template.yaml) and the in-memory fake obey the same
+conditions: the fake is only worth having if it refuses exactly what DynamoDB refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from connect6.game import AlreadyExists, Game, IdempotencyRecord, InviteRef, VersionConflict
+from connect6.game.model import Turn
+from connect6.store import DynamoStore, MemoryStore
+from tests.integration.harness import REGION, create_table, table_properties
+
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _no_network(socket_disabled: None) -> None:
+    """Store tests never touch the network: moto runs in-process."""
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def store(request: pytest.FixtureRequest,
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore | DynamoStore]:
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name=REGION)
+        create_table(client, "t")
+        index = table_properties()["GlobalSecondaryIndexes"][0]["IndexName"]
+        yield DynamoStore("t", index, client_factory=lambda: client)
+
+
+def _game(version: int = 1) -> Game:
+    return Game(game_id="g1", game_name="Sunday club", allow_computer=True, created_at=NOW, version=version)
+
+
+def test_create_is_create_if_absent(store) -> None:
+    store.create_game(_game())
+    with pytest.raises(AlreadyExists) as caught:
+        store.create_game(_game())
+    # The failed write reports what is there (ALL_OLD for DynamoDB)
+    assert caught.value.current is not None and caught.value.current.game_name == "Sunday club"
+
+
+def test_save_needs_the_expected_version_and_turn(store) -> None:
+    game = _game()
+    store.create_game(game)
+    game.version = 2
+    game.turns.append(Turn(stones=["h8"], at=NOW))
+    store.save_game(game, expected_version=1, expected_turn=0)
+    loaded = store.get_game("g1")
+    assert loaded is not None and (loaded.version, loaded.turn) == (2, 1)
+    assert loaded.turns[0].stones == ["h8"]
+    # A writer that read version 1 loses, and learns the current game without a second read
+    stale = _game(version=2)
+    with pytest.raises(VersionConflict) as caught:
+        store.save_game(stale, expected_version=1, expected_turn=0)
+    assert caught.value.current is not None and caught.value.current.version == 2
+    # Right version but wrong turn loses too
+    with pytest.raises(VersionConflict):
+        store.save_game(_game(version=3), expected_version=2, expected_turn=0)
+    # Saving a game that does not exist is a conflict, not a create
+    ghost = _game(version=2)
+    ghost.game_id = "g2"
+    with pytest.raises(VersionConflict) as caught:
+        store.save_game(ghost, expected_version=1, expected_turn=0)
+    assert caught.value.current is None
+
+
+def test_the_expiry_index_holds_only_pending_due_holds(store) -> None:
+    early = InviteRef("a" * 64, "g1", "i1", NOW)
+    late = InviteRef("b" * 64, "g1", "i2", NOW + timedelta(hours=1))
+    store.put_invite(early)
+    store.put_invite(late)
+    with pytest.raises(AlreadyExists):
+        store.put_invite(early)
+    assert store.get_invite("a" * 64) == early
+    assert store.get_invite("c" * 64) is None
+    assert store.due_invites(NOW - timedelta(seconds=1), 10) == []
+    assert store.due_invites(NOW, 10) == [early]
+    assert store.due_invites(NOW + timedelta(hours=2), 10) == [early, late]
+    assert store.due_invites(NOW + timedelta(hours=2), 1) == [early]
+    store.close_invite("a" * 64)
+    store.close_invite("z" * 64)  # closing what is not there is harmless
+    assert store.due_invites(NOW + timedelta(hours=2), 10) == [late]
+    assert store.get_invite("a" * 64) == early  # still resolvable, just not due any more
+
+
+def test_an_idempotency_key_is_claimed_once(store) -> None:
+    later = datetime.now(UTC) + timedelta(hours=1)
+    assert store.claim_request("k1", "fp", later) is None
+    pending = store.claim_request("k1", "fp", later)
+    assert pending is not None and pending.state == "in_progress"
+    store.complete_request("k1", IdempotencyRecord("fp", "done", 201, '{"ok":true}'), later)
+    done = store.claim_request("k1", "other", later)
+    assert done == IdempotencyRecord("fp", "done", 201, '{"ok":true}', "application/json")
+    # A released claim can be claimed again
+    assert store.claim_request("k2", "fp", later) is None
+    store.release_request("k2")
+    assert store.claim_request("k2", "fp", later) is None
+    # An expired record (TTL may lag) counts as absent
+    past = datetime.now(UTC) - timedelta(seconds=5)
+    assert store.claim_request("k3", "fp", past) is None
+    assert store.claim_request("k3", "fp", later) is None
