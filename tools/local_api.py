@@ -72,8 +72,14 @@ TEXT_TYPES = re.compile(
 log = logging.getLogger("local_api")
 
 
+_SAY_LOCK = threading.Lock()
+
+
 def say(message: str) -> None:
-    print(message, flush=True)
+    """One whole line to stdout (request threads, the scheduler and the main thread all log)."""
+    with _SAY_LOCK:
+        sys.stdout.write(message + "\n")
+        sys.stdout.flush()
 
 
 # ---------------------------------------------------------------------------------------------
