@@ -123,6 +123,14 @@ def test_finished_game_shows_result_and_stops_polling_state():
     assert 'class="player black winner"' in page
 
 
+def test_resignation_and_agreed_draw_say_so():
+    resigned = game_view(status="completed", to_move=None, end_reason="resigned",
+                         winner={"colour": "white", "name": "Ben"})
+    assert "Ben (White) won: Ana resigned after 1 move" in " ".join(collect(board_page(resigned)).text)
+    agreed = game_view(status="draw", to_move=None, end_reason="agreed")
+    assert "Draw by agreement after 1 move" in " ".join(collect(board_page(agreed)).text)
+
+
 def test_draw_and_waiting_states_read_clearly():
     assert "Draw" in " ".join(collect(board_page(game_view(status="draw", to_move=None))).text)
     waiting = game_view(status="waiting_for_players", to_move=None, white=None, move_count=0,

@@ -95,14 +95,22 @@ def _kind(side: Any) -> str:
 def status_text(view: Mapping[str, Any]) -> str:
     """One sentence saying where the game stands (plain text, not escaped)."""
     status = view.get("status")
-    moves = view.get("move_count") or 0
+    count = view.get("move_count") or 0
+    moves = f"{count} move" if count == 1 else f"{count} moves"
+    reason = view.get("end_reason")
     if status == "completed":
         winner = view.get("winner") or {}
         colour = str(winner.get("colour") or "").capitalize()
         who = winner.get("name") or colour or "Someone"
-        return f"{who} ({colour}) won with six in a row after {moves} moves"
+        if reason == "resigned":
+            loser_colour = "white" if colour == "Black" else "black"
+            loser = _name(view.get(loser_colour)) if view.get(loser_colour) else loser_colour.capitalize()
+            return f"{who} ({colour}) won: {loser} resigned after {moves}"
+        return f"{who} ({colour}) won with six in a row after {moves}"
     if status == "draw":
-        return f"Draw: the board filled up after {moves} moves with no six in a row"
+        if reason == "agreed":
+            return f"Draw by agreement after {moves}"
+        return f"Draw: the board filled up after {moves} with no six in a row"
     to_move = view.get("to_move")
     if status == "in_progress" and isinstance(to_move, Mapping):
         colour = str(to_move.get("colour") or "").capitalize()
