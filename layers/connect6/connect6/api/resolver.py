@@ -6,6 +6,7 @@ client input: that is a bug, and logged as one)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -19,6 +20,9 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from connect6.api.errors import ApiError, validation_error
 from connect6.api.responses import api_error_response, game_error_response, json_error
 from connect6.game.errors import GameError
+
+# Read-only routes add no metric; Powertools would warn about that on every such request.
+warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
 
 logger = Logger(service="connect6")
 tracer = Tracer(service="connect6")

@@ -164,19 +164,19 @@ class Turn:
     talk: str | None = None
     offered: list[str] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"stones": "".join(self.stones), "at": iso(self.at), "talk": self.talk}
-        if self.offered is not None:
-            data["offered"] = "".join(self.offered)
-        return data
+    def encode(self) -> str:
+        """One compact string per turn, ``stones|offered|talk|at`` (labels, a phrase id, RFC 3339):
+        a whole game stays a small item that is cheap to read and write."""
+        offered = "".join(self.offered) if self.offered is not None else ""
+        return f"{''.join(self.stones)}|{offered}|{self.talk or ''}|{iso(self.at)}"
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Turn:
+    def decode(cls, text: str) -> Turn:
         from connect6.records import split_labels
 
-        offered = data.get("offered")
-        return cls(stones=split_labels(data["stones"]), at=_req_iso(data["at"]), talk=data.get("talk"),
-                   offered=split_labels(offered) if offered is not None else None)
+        stones, offered, talk, at = text.split("|")
+        return cls(stones=split_labels(stones), at=_req_iso(at), talk=talk or None,
+                   offered=split_labels(offered) if offered else None)
 
 
 @dataclass
@@ -253,7 +253,7 @@ class Game:
             "game_id": self.game_id, "game_name": self.game_name, "allow_computer": self.allow_computer,
             "board_size": self.board_size, "status": self.status.value, "version": self.version,
             "turn": self.turn, "seats": [s.to_dict() for s in self.seats],
-            "invites": [i.to_dict() for i in self.invites], "turns": [t.to_dict() for t in self.turns],
+            "invites": [i.to_dict() for i in self.invites], "turns": ";".join(t.encode() for t in self.turns),
             "winner": self.winner.value if self.winner else None, "winning_line": list(self.winning_line),
             "end_reason": self.end_reason,
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
@@ -268,7 +268,7 @@ class Game:
             board_size=int(data.get("board_size", 15)), status=Status(data["status"]),
             version=int(data["version"]), seats=[Seat.from_dict(s) for s in data["seats"]],
             invites=[Invite.from_dict(i) for i in data.get("invites") or []],
-            turns=[Turn.from_dict(t) for t in data.get("turns") or []],
+            turns=[Turn.decode(t) for t in (data.get("turns") or "").split(";") if t],
             winner=Colour(data["winner"]) if data.get("winner") else None,
             winning_line=list(data.get("winning_line") or []), end_reason=data.get("end_reason"),
             draw_offer=Colour(data["draw_offer"]) if data.get("draw_offer") else None,
