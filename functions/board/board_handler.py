@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from connect6.api import http, runtime
 from connect6.api.models import GAME_ID_PATTERN, GameView
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import HTML, JSON, SVG, conditional, dump, etag_of, prefers_html
+from connect6.api.responses import HTML, JSON, SVG, conditional, documented, dump, etag_of, prefers_html
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
@@ -21,7 +21,9 @@ def _view(game_id: str) -> dict[str, Any]:
     return GameView.model_validate(runtime.service().view(game_id)).model_dump(mode="json")
 
 
-@app.get("/v1/games/<game_id>/board")
+@app.get("/v1/games/<game_id>/board", summary="The game view (JSON; a live page for Accept: text/html)",
+         responses=documented(200, GameView, "the game view; 304 when If-None-Match matches the ETag",
+                              {404: "game_not_found"}))
 @tracer.capture_method
 def board(game_id: GameId) -> Response[Any]:
     headers = http.headers(app)
@@ -35,7 +37,9 @@ def board(game_id: GameId) -> Response[Any]:
     return conditional(headers, etag_of(body), body, JSON)
 
 
-@app.get("/v1/games/<game_id>/board.svg")
+@app.get("/v1/games/<game_id>/board.svg", summary="The board as an SVG picture",
+         responses=documented(200, None, "image/svg+xml; 304 when If-None-Match matches the ETag",
+                              {404: "game_not_found"}))
 @tracer.capture_method
 def board_svg(game_id: GameId) -> Response[Any]:
     from connect6.pages import board_svg as render

@@ -23,7 +23,7 @@ from connect6.api.models import (
     RedeemResponse,
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import html_response, is_form, json_response, prefers_html
+from connect6.api.responses import documented, html_response, is_form, json_response, prefers_html
 from connect6.game.errors import GameError
 from connect6.game.model import iso
 from connect6.game.service import Opponent
@@ -38,20 +38,25 @@ def _think_metric(seconds: float | None) -> None:
         metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds, value=seconds * 1000)
 
 
-@app.put("/v1/games/<game_id>")
+@app.put("/v1/games/<game_id>", summary="Create a run or confirm its settings",
+         responses=documented(201, GameView, "created (200: the same settings were already there)",
+                              {409: "conflict: the run exists with other settings"}))
 @tracer.capture_method
 def put_run(game_id: GameId, request: PutRunRequest) -> Response[Any]:
     created, view = runtime.service().put_run(game_id, request.game_name, request.allow_computer_opponents)
     return json_response(GameView, view, 201 if created else 200)
 
 
-@app.get("/v1/games/<game_id>/join-sheet")
+@app.get("/v1/games/<game_id>/join-sheet", summary="The connect6_game_join_game sheet",
+         responses=documented(200, JoinSheet, "the join sheet", {404: "game_not_found"}))
 @tracer.capture_method
 def join_sheet(game_id: GameId) -> Response[Any]:
     return json_response(JoinSheet, runtime.service().join_sheet(game_id))
 
 
-@app.post("/v1/games/<game_id>/players")
+@app.post("/v1/games/<game_id>/players", summary="Join (optionally with a computer or an invited opponent)",
+          responses=documented(201, JoinResponse, "joined", {
+              404: "game_not_found", 409: "no_open_seat, already_joined, idempotency: request_in_progress"}))
 @tracer.capture_method
 def join(game_id: GameId, request: JoinRequest) -> Response[Any]:
     service = runtime.service()
@@ -88,7 +93,9 @@ def _invite_error(error: GameError) -> Response[Any]:
     return html_response(invite_error_page(status, error.code.value, error.message), status)
 
 
-@app.get("/v1/invites/<token>")
+@app.get("/v1/invites/<token>", summary="The invitation (HTML page; JSON for Accept: application/json)",
+         responses=documented(200, InviteInfo, "the invitation", {
+             404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"}))
 @tracer.capture_method
 def invite(token: Token) -> Response[Any]:
     """Who invites you, the note, the run and the hold's end. Never changes anything."""
@@ -106,7 +113,9 @@ def invite(token: Token) -> Response[Any]:
     return json_response(InviteInfo, info)
 
 
-@app.post("/v1/invites/<token>")
+@app.post("/v1/invites/<token>", summary="Redeem an invitation (form or JSON)",
+          responses=documented(201, RedeemResponse, "the held seat is the invitee's; the game starts", {
+              404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"}))
 @tracer.capture_method
 def redeem(token: Token) -> Response[Any]:
     found = http.headers(app)

@@ -21,20 +21,24 @@ from connect6.api.models import (
     MoveSheet,
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import json_response
+from connect6.api.responses import documented, json_response
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
 PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
 
 
-@app.get("/v1/games/<game_id>/players/<player_id>/move-sheet")
+@app.get("/v1/games/<game_id>/players/<player_id>/move-sheet", summary="The connect6_game_move sheet",
+         responses=documented(200, MoveSheet, "the move sheet", {404: "game_not_found, player_not_found"}))
 @tracer.capture_method
 def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return json_response(MoveSheet, runtime.service().move_sheet(game_id, player_id))
 
 
-@app.post("/v1/games/<game_id>/players/<player_id>/moves")
+@app.post("/v1/games/<game_id>/players/<player_id>/moves", summary="Play a turn",
+          responses=documented(200, MoveResponse, "the turn (and the computer's reply)", {
+              404: "game_not_found, player_not_found",
+              409: "not_your_turn, stale_move, game_over, game_not_started"}))
 @tracer.capture_method
 def move(game_id: GameId, player_id: PlayerId, request: MoveRequest) -> Response[Any]:
     service = runtime.service()
@@ -60,7 +64,9 @@ def move(game_id: GameId, player_id: PlayerId, request: MoveRequest) -> Response
     return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
 
 
-@app.post("/v1/games/<game_id>/players/<player_id>/resign")
+@app.post("/v1/games/<game_id>/players/<player_id>/resign", summary="Resign: the opponent wins",
+          responses=documented(200, GameView, "the finished game", {
+              404: "game_not_found, player_not_found", 409: "game_over, game_not_started"}))
 @tracer.capture_method
 def resign(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     service = runtime.service()
@@ -74,7 +80,9 @@ def resign(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return idempotency.run(service.repo, http.headers(app), "POST", path, {}, call)
 
 
-@app.post("/v1/games/<game_id>/players/<player_id>/draw")
+@app.post("/v1/games/<game_id>/players/<player_id>/draw", summary="Offer, accept or decline a draw",
+          responses=documented(200, GameView, "the game after the action", {
+              404: "game_not_found, player_not_found", 409: "no_draw_offer, game_over, game_not_started"}))
 @tracer.capture_method
 def draw(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     request = http.parse(DrawRequest, http.body_of(app))
@@ -88,7 +96,10 @@ def draw(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
 
 
-@app.get("/v1/games/<game_id>/players/<player_id>/hint")
+@app.get("/v1/games/<game_id>/players/<player_id>/hint", summary="The hard level's move for you, and why",
+         responses=documented(200, HintResponse, "a hint", {
+             404: "game_not_found, player_not_found",
+             409: "not_your_turn, game_over, game_not_started"}))
 @tracer.capture_method
 def hint(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return json_response(HintResponse, runtime.service().hint(game_id, player_id))

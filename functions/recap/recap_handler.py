@@ -10,20 +10,24 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from connect6.api import runtime
 from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, RecapSheet, RecordResponse
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import json_response
+from connect6.api.responses import documented, json_response
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
 PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
 
 
-@app.get("/v1/games/<game_id>/players/<player_id>/recap")
+@app.get("/v1/games/<game_id>/players/<player_id>/recap", summary="The connect6_game_recap sheet",
+         responses=documented(200, RecapSheet, "the recap", {
+             404: "game_not_found, player_not_found", 409: "game_not_finished"}))
 @tracer.capture_method
 def recap(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return json_response(RecapSheet, runtime.service().recap(game_id, player_id))
 
 
-@app.get("/v1/games/<game_id>/players/<player_id>/record")
+@app.get("/v1/games/<game_id>/players/<player_id>/record", summary="The game record (Little Golem)",
+         responses=documented(200, RecordResponse, "the record so far", {
+             404: "game_not_found, player_not_found"}))
 @tracer.capture_method
 def record(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return json_response(RecordResponse, runtime.service().record(game_id, player_id))

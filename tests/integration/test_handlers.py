@@ -99,3 +99,21 @@ def test_request_shape_errors_are_422_invalid_request(api: Api) -> None:
         assert reply.error["code"] == "invalid_request"
         assert reply.error["field"] == field, reply.text
         assert reply.error["message"]
+
+
+def test_a_base64_form_post_redeems_as_api_gateway_sends_it(api: Api) -> None:
+    import base64
+
+    from tests.integration.harness import FakeContext, handler_module, http_event
+
+    api.put(RUN, {"game_name": "Sunday club", "allow_computer_opponents": True})
+    joined = api.post(f"{RUN}/players", {"name": "Ana", "email": "ana@example.com", "opponent": {
+        "kind": "invite", "name": "Ben", "email": "ben@example.com"}})
+    path = joined.json["invite"]["url"].removeprefix("https://api.example.test")
+    route, params = api.route("POST", path)
+    event = http_event("POST", path, route, params, body=base64.b64encode(b"name=Benjamin").decode(),
+                       headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
+    event["isBase64Encoded"] = True
+    result = handler_module(route.function).lambda_handler(event, FakeContext())
+    assert result["statusCode"] == 201
+    assert api.get(f"{RUN}/board").json["seats"][1]["name"] == "Benjamin"

@@ -85,3 +85,19 @@ def conditional(headers: Mapping[str, str] | None, etag: str, body: str, content
 def html_response(body: str, status: int = 200) -> Response[Any]:
     return Response(status_code=status, content_type=HTML, body=body,
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+def documented(status: int, model: type[BaseModel] | None, description: str,
+               errors: Mapping[int, str] | None = None, content_type: str = JSON) -> dict[int, Any]:
+    """OpenAPI ``responses`` for a route: its success body and the contract's error shape."""
+    from connect6.api.models import ErrorBody
+
+    success: dict[str, Any] = {"description": description}
+    if model is not None:
+        success["content"] = {content_type: {"model": model}}
+    found: dict[int, Any] = {status: success}
+    for code, text in (errors or {}).items():
+        found[code] = {"description": text, "content": {JSON: {"model": ErrorBody}}}
+    found.setdefault(422, {"description": "invalid_request: the request does not have the contract's shape",
+                           "content": {JSON: {"model": ErrorBody}}})
+    return found
