@@ -184,3 +184,30 @@ def test_board_page_fits_a_phone_screen(server, browser, screenshot_dir):
         phone.screenshot(path=str(screenshot_dir / "invite-phone.png"))
     finally:
         context.close()
+
+
+def test_pages_work_under_a_strict_content_security_policy(server, page):
+    """Handlers may send ``connect6.pages.content_security_policy()``; the pages must still work."""
+    from connect6.pages import content_security_policy
+
+    game_id, ana, url = invited_game(server)
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+
+    def with_csp(route):
+        response = route.fetch()
+        headers = {**response.headers, "content-security-policy": content_security_policy()}
+        route.fulfill(response=response, headers=headers)
+
+    page.route(url, with_csp)
+    page.goto(url)
+    assert "(in about" in page.locator("#hold time").inner_text()  # the inline script ran
+    ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
+    black = next(p for p in (ana, ben) if sheet(server, game_id, p)["stone_colour"] == "black")
+    board_url = f"{server.base_url}/v1/games/{game_id}/board"
+    page.route(board_url, with_csp)
+    page.goto(board_url)
+    play(server, game_id, black, 1, ["h8"])
+    page.wait_for_selector('circle.stone[data-point="h8"]', timeout=20_000)
+    assert violations == []

@@ -205,3 +205,25 @@ def test_error_pages_say_what_happened(status, code, heading):
     assert heading in " ".join(c.text)
     assert "<script>alert" not in page and not c.scripts
     assert f'data-code="{code}"' in page
+
+
+def test_content_security_policy_allows_exactly_the_inline_code():
+    import base64
+    import hashlib
+
+    from connect6.pages import content_security_policy
+
+    csp = content_security_policy()
+    assert "default-src 'none'" in csp and "connect-src 'self'" in csp and "form-action 'self'" in csp
+
+    def digest(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    for page in (board_page(game_view()), invite_page(INVITE), invite_redeemed_page({"game": game_view()}),
+                 invite_error_page(404, "invite_not_found", "No such invitation.")):
+        scripts = collect(page).scripts
+        executable = [body for attrs, body in scripts if attrs.get("type") != "application/json"]
+        assert all(digest(body) in csp for body in executable)
+        style = page.split("<style>", 1)[1].split("</style>", 1)[0]
+        assert digest(style) in csp
+        assert ' style="' not in page  # no inline style attributes, which the policy would block

@@ -5,6 +5,7 @@ Pure functions from the contract's JSON shapes to ``str``; the handlers call the
 
 from connect6.pages.html import (
     board_page,
+    content_security_policy,
     invite_error_page,
     invite_page,
     invite_redeemed_page,
@@ -16,6 +17,7 @@ from connect6.pages.svg import board_svg, stones_of
 __all__ = [
     "board_page",
     "board_svg",
+    "content_security_policy",
     "invite_error_page",
     "invite_page",
     "invite_redeemed_page",
