@@ -26,6 +26,7 @@ import sys
 from typing import TextIO
 
 from connect6.ai import DEFAULT_BUDGETS, LEVELS, search
+from connect6.ai.board import tables
 from connect6.rules import IllegalMove, Position
 
 NAME = "connect6-py"
@@ -72,6 +73,7 @@ class Session:
         self.err = err if err is not None else sys.stderr
         self.position = Position(size)
         self.done = False
+        tables(size)  # build the board tables now, not inside the first move's budget
 
     def log(self, text: str) -> None:
         print(text, file=self.err, flush=True)

@@ -51,8 +51,8 @@ SEARCH_SHARE = 0.72
 QUIESCENCE = 2
 THREATENED = 3000
 # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
-AB_SHARE = 0.7
-SAFE_TRIES = 8
+AB_SHARE = 0.6
+SAFE_TRIES = 12
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
 # Easy picks at random among its best one-ply moves within this margin of the best.
@@ -151,7 +151,7 @@ class Engine:
             turns = (WIN - score) // 2 + 1
             return self._result(best, f"forced win in {turns} turns", score, depth)
         if cfg.opp_check and score > -MATE:
-            best = self._safe(best, order)
+            best = self._safe(best, order, bool(sets))
         if score <= -MATE and not sets:
             reason = "lost against best play: resists longest"
         return self._result(best, reason, score, depth)
@@ -197,13 +197,21 @@ class Engine:
         finally:
             self.nodes += solver.nodes
 
-    def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]]) -> tuple[int, int]:
-        """If the opponent has a VCDT after ``best``, take the next root move (in the search's
-        order) that leaves none, as far as the clock allows."""
+    def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
+              forced: bool) -> tuple[int, int]:
+        """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
+        far as the clock allows: moves that touch the refutation's first pair first (and, when
+        not forced to block, that pair itself), then the search's order."""
         s = self.side
         o = 1 - s
-        order = [best] + [p for p in pairs if p != best]
-        for a, b in order[:SAFE_TRIES]:
+        queue = [best] + [p for p in pairs if p != best]
+        tried: set[tuple[int, int]] = set()
+        while queue and len(tried) < SAFE_TRIES:
+            a, b = queue.pop(0)
+            key = (a, b) if a < b else (b, a)
+            if key in tried:
+                continue
+            tried.add(key)
             left = self.end - time.perf_counter()
             if left <= 0.002:
                 break
@@ -212,7 +220,7 @@ class Engine:
             board.place(b, s)
             solver = Vcdt(board, time.perf_counter() + left * 0.5)
             try:
-                lost = solver.solve(o, self.cfg.opp_check) is not None
+                refutation = solver.solve(o, self.cfg.opp_check)
             except Timeout:
                 # Unproven either way; if ``best`` was already refuted, this is no worse.
                 self._rebuild()
@@ -221,8 +229,13 @@ class Engine:
                 self.nodes += solver.nodes
             board.remove(b, s)
             board.remove(a, s)
-            if not lost:
+            if refutation is None:
                 return (a, b)
+            x, y = refutation[1]
+            front = [p for p in queue if x in p or y in p]
+            if not forced:
+                front.insert(0, (x, y))
+            queue = front + [p for p in queue if not (x in p or y in p)]
         return best
 
     def _iterate(self, pairs: list[tuple[int, int]]
