@@ -679,10 +679,23 @@ class LocalHandler(BaseHTTPRequestHandler):
         if self.command != "HEAD" and status not in (204, 304):
             self.wfile.write(body)
 
+    def _body(self) -> bytes:
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks: list[bytes] = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
     def _handle(self) -> None:
         started = time.perf_counter()
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self._body()
         path = urlsplit(self.path).path
         label = "-"
         try:
@@ -709,7 +722,10 @@ class LocalHandler(BaseHTTPRequestHandler):
             traceback.print_exc()
             status, headers, payload = 500, [("Content-Type", "application/json")], \
                 b'{"message":"Internal Server Error"}'
-        self._send(status, headers, payload)
+        try:
+            self._send(status, headers, payload)
+        except ConnectionError:
+            self.close_connection = True  # the client went away; nothing to answer
         elapsed = (time.perf_counter() - started) * 1000
         say(f"{datetime.now():%H:%M:%S} {self.command:6} {self.path} -> {status} {label} {elapsed:.1f} ms")
 

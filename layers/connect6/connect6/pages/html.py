@@ -64,7 +64,8 @@ def _when(value: Any) -> tuple[str, str]:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment.strftime("%A %-d %B %Y, %H:%M UTC")
+    readable = f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M} UTC"
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), readable
 
 
 # A tiny progressive enhancement: show <time> elements in the reader's own time zone too.
