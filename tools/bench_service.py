@@ -85,7 +85,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     # The handlers print their metrics (EMF) to stdout, as in Lambda: that cost stays in the
     # timing, the text goes nowhere.
-    with mock_aws(), open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+    with mock_aws(), open(os.environ.get("BENCH_HANDLER_OUTPUT", os.devnull), "w") as sink, \
+            contextlib.redirect_stdout(sink):
         create_table(boto3.client("dynamodb", region_name=REGION))
         boto3.client("events", region_name=REGION).create_event_bus(Name=TEST_BUS)
         runtime.configure(colour_draw=lambda game: 1)

@@ -204,3 +204,36 @@ def draw_turns(size: int) -> list[list[str]]:
         assert result.winner is None
     assert position.draw
     return [[point_label(p, size) for p in stones] for stones in turns]
+
+
+def test_the_computer_winning_on_its_first_stone_is_stored_replayably(clock: Clock, sink: ListSink) -> None:
+    # Given a computer (White) that completes a six with the first stone of its pair
+    from connect6.records import parse_label
+
+    def finisher(position: Position, level: str, *, budget_s, rng) -> list[int]:
+        row = [parse_label(f"{c}1", 15) for c in "abcdef"]
+        mine = [p for p in row if position.colour_at(p) is not None]
+        target = next(p for p in row if position.is_empty(p))
+        spare = next(p for p in reversed(range(225)) if position.is_empty(p) and p not in row)
+        if len(mine) >= 4:
+            return [target, spare]  # the fifth, then the sixth: each first in its pair
+        return [p for p in row if position.is_empty(p)][:2]
+
+    store = MemoryStore()
+    service = GameService(store, sink, clock=clock, computer=finisher, colour_draw=lambda game: 1)
+    service.put_run("run-1", "Sunday club", True)
+    ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
+    # When Ana plays far away until the computer's turn can finish a1..f1
+    responses = [service.submit_move("run-1", ana, n, s).response
+                 for n, s in ((1, ["h8"]), (3, ["h9", "h10"]), (5, ["j9", "j11"]), (7, ["l9", "l11"]))]
+    last = responses[-1]
+    # Then the computer's reply shows one stone placed, the game is over, and it replays cleanly
+    assert last["status"] == "completed" and last["winner"]["colour"] == "white"
+    assert last["computer_reply"]["stones_placed"] == ["f1"]
+    assert service.view("run-1")["winning_line"] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+    assert service.submit_move("run-1", ana, 7, ["l9", "l11"]).response == last
+    # A turn stored before offered pairs were recorded still replays (the partner is implied)
+    game = store.get_game("run-1")
+    assert game is not None and game.turns[-1].offered is not None
+    game.turns[-1].offered = None
+    assert game.position().winner is not None

@@ -241,7 +241,13 @@ class Game:
         for turn in self.turns[: self.turn if upto is None else upto]:
             # A pair that won on its first stone is replayed as offered: the rules drop the second.
             played = turn.offered if turn.offered is not None else turn.stones
-            position.play([parse_label(label, self.board_size) for label in played])
+            points = [parse_label(label, self.board_size) for label in played]
+            if len(points) < position.stones_to_place:
+                # A winning first stone stored without its partner: any empty point stands in for
+                # the second stone, which the rules never place.
+                points.append(next(p for p in range(self.board_size ** 2)
+                                   if position.is_empty(p) and p not in points))
+            position.play(points)
         return position
 
     def label(self, point: int) -> str:

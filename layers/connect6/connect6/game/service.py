@@ -508,7 +508,10 @@ class GameService:
         work.think_s = (work.think_s or 0.0) + time.perf_counter() - started
         result = position.play(stones)
         talk = rng.choice(COMPUTER_PHRASES) if rng.random() < COMPUTER_TALK_CHANCE else None
-        game.turns.append(Turn(stones=[game.label(p) for p in result.placed], at=now, talk=talk))
+        placed = [game.label(p) for p in result.placed]
+        offered = [game.label(p) for p in stones]
+        game.turns.append(Turn(stones=placed, at=now, talk=talk,
+                               offered=offered if offered != placed else None))
         self._finish_if_over(game, position, result, now, work)
 
     def _after_turn(self, game: Game, position: Position, work: _Work) -> None:
