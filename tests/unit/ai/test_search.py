@@ -149,3 +149,45 @@ def test_unknown_level_and_finished_game_are_refused():
     assert done.is_over
     with pytest.raises(ValueError):
         choose_move(done)
+
+
+@pytest.mark.parametrize("size", [6, 7, 9])
+def test_every_answer_is_legal_in_random_games_on_small_boards(size):
+    # Given games where the engine meets random moves, up to a full board
+    rng = random.Random(size)
+    for game in range(6):
+        pos = Position(size)
+        level = LEVELS[game % 3]
+        engine_side = game % 2
+        while not pos.is_over:
+            if pos.turn_count % 2 == engine_side:
+                # When the engine moves, Then the rules accept its answer
+                move = choose_move(pos, level, budget_s=0.01, rng=rng)
+                pos.play(move)
+            else:
+                empties = [p for p in range(size * size) if pos.is_empty(p)]
+                pos.play(rng.sample(empties, pos.stones_to_place))
+
+
+def test_answers_on_a_nearly_full_board():
+    # Given a 6x6 board filled at random without sixes until few points are left
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(20):
+        pos = Position(6)
+        while not pos.is_over and pos.empty_count > 3:
+            empties = [p for p in range(36) if pos.is_empty(p)]
+            for _try in range(30):
+                stones = rng.sample(empties, pos.stones_to_place)
+                if pos.copy().play(stones).winner is None:
+                    pos.play(stones)
+                    break
+            else:
+                break
+        if pos.is_over or pos.empty_count > 4:
+            continue
+        # When each level answers, Then the answer is legal
+        for level in LEVELS:
+            pos.copy().play(choose_move(pos, level, budget_s=0.01))
+        checked += 1
+    assert checked >= 3

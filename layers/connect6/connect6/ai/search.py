@@ -39,13 +39,13 @@ class LevelConfig:
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 6, 4),
     "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 3, 3, 1, 5),
-    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.25, 5,
+    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.35, 5,
                         4, 1, 6),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
 # the answer and the caller (the arena times the whole round trip).
-SEARCH_SHARE = 0.72
+SEARCH_SHARE = 0.75
 # Forced blocks below the horizon are searched this many plies deep; a side still under threat
 # there is scored statically minus THREATENED.
 QUIESCENCE = 2
@@ -130,6 +130,9 @@ class Engine:
         else:
             moves = normal_pairs(board, s, *cfg.root)
             reason = "strongest shape"
+        if not moves:  # nothing generated (a nearly full board): any legal pair
+            empties = [q for q in range(board.area) if board.cells[q] < 0]
+            return self._result((empties[0], empties[1]), reason)
         if len(moves) == 1:
             return self._result((moves[0][1], moves[0][2]), reason)
         if not cfg.search:
