@@ -112,4 +112,4 @@ def test_incremental_state_matches_a_rebuild_after_make_undo():
         b.remove(p, s)
     fresh = board_with([p for p, s in played[:30] if s == 0], [p for p, s in played[:30] if s == 1], 15)
     assert b.code == fresh.code and b.score == fresh.score and b.hash == fresh.hash
-    assert b.thr == fresh.thr and b.near == fresh.near
+    assert b.thr == fresh.thr and b.near == fresh.near and b.open == fresh.open

@@ -43,7 +43,8 @@ def _delta_tables() -> tuple[list[list[int]], list[list[int]], list[list[int]], 
 
     ``d_own[s][c]``: change of s's road score; ``d_opp[s][c]``: change of the enemy's road score;
     ``flag[s][c]``: bit 1 = window becomes an s threat window, bit 2 = window stops being an
-    enemy threat window; ``pscore[s][c]``: the point-score contribution used for ordering
+    enemy threat window, bit 4 = window becomes *open* for s (≥2 own, no enemy), bit 8 = window
+    stops being open for the enemy; ``pscore[s][c]``: the point-score contribution used for ordering
     (the change of the evaluation seen by the enemy, negated).
     """
     d_own: list[list[int]] = [[0] * 49, [0] * 49]
@@ -65,6 +66,10 @@ def _delta_tables() -> tuple[list[list[int]], list[list[int]], list[list[int]], 
                 f |= 1
             if own_n == 0 and opp_n >= 4:
                 f |= 2
+            if opp_n == 0 and own_n + 1 == 2:
+                f |= 4
+            if own_n == 0 and opp_n >= 2:
+                f |= 8
             flag[s][c] = f
             pscore[s][c] = OTHER_W * d_own[s][c] - MOVER_W * d_opp[s][c]
     return d_own, d_opp, flag, pscore
@@ -128,7 +133,7 @@ class Board:
     """Mutable search board. ``place(p, s)`` and ``remove(p, s)`` must be paired (LIFO)."""
 
     __slots__ = ("area", "box", "cells", "code", "hash", "n", "near", "score", "stones", "t",
-                 "thr", "wins", "wof")
+                 "open", "thr", "wins", "wof")
 
     def __init__(self, n: int) -> None:
         t = tables(n)
@@ -142,6 +147,8 @@ class Board:
         self.code: list[int] = [0] * t.nwin
         self.score: list[int] = [0, 0]
         self.thr: tuple[set[int], set[int]] = (set(), set())
+        # Open windows per colour: at least two own stones and no enemy stone.
+        self.open: tuple[set[int], set[int]] = (set(), set())
         self.near: list[int] = [0] * t.area
         self.hash = 0
         self.stones = 0
@@ -163,6 +170,7 @@ class Board:
         if s == 0:
             d_own, d_opp, flag = D_OWN[0], D_OPP[0], FLAG[0]
             mine, theirs = self.thr
+            omine, otheirs = self.open
             for w in self.wof[p]:
                 c = code[w]
                 code[w] = c + 1
@@ -174,11 +182,16 @@ class Board:
                         mine.add(w)
                     if f & 2:
                         theirs.discard(w)
+                    if f & 4:
+                        omine.add(w)
+                    if f & 8:
+                        otheirs.discard(w)
             sc[0] += own
             sc[1] += opp
         else:
             d_own, d_opp, flag = D_OWN[1], D_OPP[1], FLAG[1]
             theirs, mine = self.thr
+            otheirs, omine = self.open
             for w in self.wof[p]:
                 c = code[w]
                 code[w] = c + 7
@@ -190,6 +203,10 @@ class Board:
                         mine.add(w)
                     if f & 2:
                         theirs.discard(w)
+                    if f & 4:
+                        omine.add(w)
+                    if f & 8:
+                        otheirs.discard(w)
             sc[1] += own
             sc[0] += opp
         near = self.near
@@ -208,6 +225,8 @@ class Board:
         d_own, d_opp, flag = D_OWN[s], D_OPP[s], FLAG[s]
         mine = self.thr[s]
         theirs = self.thr[1 - s]
+        omine = self.open[s]
+        otheirs = self.open[1 - s]
         for w in self.wof[p]:
             c = code[w] - step
             code[w] = c
@@ -219,6 +238,10 @@ class Board:
                     mine.discard(w)
                 if f & 2:
                     theirs.add(w)
+                if f & 4:
+                    omine.discard(w)
+                if f & 8:
+                    otheirs.add(w)
         sc[s] -= own
         sc[1 - s] -= opp
         near = self.near

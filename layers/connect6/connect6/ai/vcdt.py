@@ -51,7 +51,7 @@ class Vcdt:
         through: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         singles: set[int] = set()
         twos: list[tuple[int, ...]] = []
-        for w in range(len(code)):
+        for w in sorted(board.open[s]):
             k = clean[code[w]]
             if k >= 2:
                 empties = tuple([q for q in wins[w] if cells[q] < 0])
@@ -120,43 +120,36 @@ class Vcdt:
         tried = 0
         place = board.place
         remove = board.remove
-        thr = board.thr
         made = self._made
         for i, (a, b) in enumerate(candidates):
             if (i & 7) == 7 and time.perf_counter() > self.deadline:
                 raise Timeout
-            pre = made(a, b, through)
-            if len(pre) < 2 or count_hits(pre) < 2:
+            # The attacker has no threat window here, so the windows the pair makes are
+            # exactly its threat windows afterwards: count them without placing anything.
+            sets = made(a, b, through)
+            if len(sets) < 2:
                 continue
-            place(a, s)
-            place(b, s)
-            if thr[o]:
-                remove(b, s)
-                remove(a, s)
-                continue
-            sets = board.threat_sets(s)
             t = count_hits(sets)
             if t < 2:
-                remove(b, s)
-                remove(a, s)
                 continue
-            tried += 1
             if t >= 3:
-                remove(b, s)
-                remove(a, s)
                 return a, b
-            ok = depth > 1
-            if ok:
-                _, defences = hitting_moves(sets)
-                for c, d in defences:
-                    place(c, o)
-                    place(d, o)
-                    r = self._attack(s, depth - 1)
-                    remove(d, o)
-                    remove(c, o)
-                    if r is None:
-                        ok = False
-                        break
+            if depth <= 1:
+                continue  # a double threat needs another turn to win: not within this depth
+            tried += 1
+            place(a, s)
+            place(b, s)
+            ok = True
+            _, defences = hitting_moves(sets)
+            for c, d in defences:
+                place(c, o)
+                place(d, o)
+                r = self._attack(s, depth - 1)
+                remove(d, o)
+                remove(c, o)
+                if r is None:
+                    ok = False
+                    break
             remove(b, s)
             remove(a, s)
             if ok:
