@@ -132,8 +132,8 @@ def tables(n: int) -> Tables:
 class Board:
     """Mutable search board. ``place(p, s)`` and ``remove(p, s)`` must be paired (LIFO)."""
 
-    __slots__ = ("area", "box", "cells", "code", "hash", "n", "near", "score", "stones", "t",
-                 "open", "thr", "wins", "wof")
+    __slots__ = ("area", "box", "cells", "code", "hash", "n", "near", "open", "score", "stones", "t",
+                 "thr", "wins", "wof")
 
     def __init__(self, n: int) -> None:
         t = tables(n)
