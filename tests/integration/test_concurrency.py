@@ -11,8 +11,10 @@ from typing import Any
 
 import boto3
 import pytest
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 from moto.server import ThreadedMotoServer
 from pytest_socket import socket_allow_hosts
+from werkzeug.serving import make_server
 
 from connect6.api import runtime
 from tests.integration.conftest import aws_environment
@@ -28,6 +30,19 @@ from tests.integration.harness import (
 
 ROUNDS = 6
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+class SerialMotoServer(ThreadedMotoServer):
+    """moto in server mode answering one request at a time. DynamoDB applies each conditional write
+    atomically per item; moto's threaded server checks the condition and writes without a lock, so
+    two racing writes can both pass there. Serving requests one by one restores DynamoDB's
+    guarantee, while the handlers still interleave freely between their reads and their writes."""
+
+    def _server_entry(self) -> None:
+        app = DomainDispatcherApplication(create_backend_app)
+        self._server = make_server(self._ip_address, self._port, app, threaded=False)
+        self._server_ready_event.set()
+        self._server.serve_forever()
 
 
 class ThreadClock:
@@ -47,7 +62,7 @@ class ThreadClock:
 def server(monkeypatch: pytest.MonkeyPatch, socket_enabled: None) -> Iterator[ThreadClock]:
     socket_allow_hosts(["127.0.0.1"], allow_unix_socket=True)
     aws_environment(monkeypatch)
-    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    moto = SerialMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     moto.start()
     host, port = moto.get_host_and_port()
     endpoint = f"http://{host}:{port}"
@@ -107,7 +122,7 @@ def test_two_submissions_of_one_turn_exactly_one_lands(server: ThreadClock) -> N
             lambda path=path: left.post(path, {"move_number": 2, "stones": ["a1", "a2"]}),
             lambda path=path: right.post(path, {"move_number": 2, "stones": ["o15", "o14"]}))
         statuses = sorted([first.status, second.status])
-        assert statuses == [200, 409], (first.text, second.text)
+        assert statuses == [200, 409], (first.text, second.text, setup.get(f"/v1/games/{game}/board").text)
         loser = first if first.status == 409 else second
         assert loser.error["code"] in ("stale_move", "not_your_turn")
         winner = first if first.status == 200 else second
@@ -164,3 +179,21 @@ def test_redemption_racing_the_sweeper_exactly_one_wins(server: ThreadClock) -> 
         # The sweeper has nothing left to do either way
         assert sweeper.lambda_handler({"source": "aws.scheduler"}, FakeContext()) == {"released": 0}
         outcomes.append(won_by_invitee)
+
+
+def test_two_joins_for_the_last_seat_exactly_one_gets_it(server: ThreadClock) -> None:
+    setup, left, right = Api(), Api(instance="-left"), Api(instance="-right")
+    for round_ in range(ROUNDS):
+        game = f"/v1/games/seat-{round_}"
+        created = _together(lambda game=game: left.put(game, {"game_name": "Race"}),
+                            lambda game=game: right.put(game, {"game_name": "Race"}))
+        assert sorted(reply.status for reply in created) == [200, 201]
+        setup.post(f"{game}/players", {"name": "Ana", "email": "ana@example.com"})
+        first, second = _together(
+            lambda game=game: left.post(f"{game}/players", {"name": "Ben", "email": "ben@example.com"}),
+            lambda game=game: right.post(f"{game}/players", {"name": "Cy", "email": "cy@example.com"}))
+        assert sorted([first.status, second.status]) == [201, 409]
+        loser = first if first.status == 409 else second
+        assert loser.error["code"] == "no_open_seat"
+        view = setup.get(f"{game}/board").json
+        assert view["status"] == "in_progress" and [s["state"] for s in view["seats"]] == ["taken", "taken"]

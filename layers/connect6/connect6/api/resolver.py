@@ -6,6 +6,7 @@ client input: that is a bug, and logged as one)."""
 
 from __future__ import annotations
 
+import threading
 import warnings
 from typing import Any
 
@@ -29,8 +30,41 @@ tracer = Tracer(service="connect6")
 metrics = Metrics(namespace="Connect6", service="connect6")
 
 
+class ThreadSafeHttpResolver(APIGatewayHttpResolver):
+    """Powertools 3.37 keeps the current event on the ``BaseRouter`` *class*, shared by every
+    resolver in the process. One request per process (Lambda) never notices; the local server and
+    the race tests run several handlers at once in one process, where one request could read
+    another's event. Here each thread sees the event it is resolving."""
+
+    _local = threading.local()
+
+    @property
+    def current_event(self) -> Any:
+        return getattr(self._local, "event", None)
+
+    @current_event.setter
+    def current_event(self, value: Any) -> None:
+        self._local.event = value
+
+    @property
+    def lambda_context(self) -> Any:
+        return getattr(self._local, "context", None)
+
+    @lambda_context.setter
+    def lambda_context(self, value: Any) -> None:
+        self._local.context = value
+
+    def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        self._local.event = self._to_proxy_event(event)
+        self._local.context = context
+        try:
+            return super().resolve(event, context)
+        finally:
+            self._local.event = self._local.context = None
+
+
 def make_app() -> APIGatewayHttpResolver:
-    app = APIGatewayHttpResolver(enable_validation=True)
+    app = ThreadSafeHttpResolver(enable_validation=True)
 
     @app.exception_handler(RequestValidationError)
     def _invalid(error: RequestValidationError) -> Response[Any]:
