@@ -1,0 +1,44 @@
+"""Two handlers resolving at once in one process (the local server, the race tests) each see their
+own request: Powertools alone would let the second request's event replace the first's."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+
+from connect6.api.resolver import make_app
+from tests.integration.harness import FakeContext, Route, http_event
+
+
+def _event(path: str) -> dict[str, Any]:
+    import re
+
+    route = Route("GET", "/t/{name}", "F", "NONE", re.compile(".*"))
+    return http_event("GET", path, route, {"name": path.rsplit("/", 1)[-1]})
+
+
+def test_each_thread_sees_its_own_event() -> None:
+    first_app, second_app = make_app(), make_app()
+    inside = threading.Barrier(2)
+    seen: dict[str, str] = {}
+
+    def route_for(app: Any, label: str) -> None:
+        @app.get("/t/<name>")
+        def read(name: str) -> Response[Any]:
+            before = app.current_event.path
+            inside.wait(timeout=5)  # both requests are now being resolved at once
+            inside.wait(timeout=5)
+            seen[label] = f"{before}|{app.current_event.path}"
+            return Response(status_code=200, content_type="text/plain", body=name)
+
+    route_for(first_app, "first")
+    route_for(second_app, "second")
+    threads = [threading.Thread(target=first_app.resolve, args=(_event("/t/one"), FakeContext())),
+               threading.Thread(target=second_app.resolve, args=(_event("/t/two"), FakeContext()))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert seen == {"first": "/t/one|/t/one", "second": "/t/two|/t/two"}
