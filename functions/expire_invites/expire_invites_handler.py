@@ -21,10 +21,10 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     released = 0
     # Keep going while whole batches come back, leaving time to spare before the timeout.
     while True:
-        count = service.expire_holds(limit=BATCH)
-        released += count
+        sweep = service.expire_holds(limit=BATCH)
+        released += sweep.released
         remaining = context.get_remaining_time_in_millis() if context is not None else 60_000
-        if count < BATCH or remaining < 10_000:
+        if sweep.examined < BATCH or remaining < 10_000:
             break
     metrics.add_metric(name="HoldsReleased", unit=MetricUnit.Count, value=released)
     logger.info("expired holds released", extra={"released": released, "schedule": event.get("id")})

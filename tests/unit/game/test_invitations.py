@@ -92,10 +92,10 @@ def test_one_second_before_expiry_the_invitation_still_works(service: GameServic
 def test_the_sweeper_releases_due_holds_once(service: GameService, clock: Clock, sink: ListSink,
                                               store: MemoryStore) -> None:
     _ana, _token = _invite(service)
-    assert service.expire_holds() == 0  # not due yet
+    assert service.expire_holds().released == 0  # not due yet
     clock.advance(hours=25)
-    assert service.expire_holds() == 1
-    assert service.expire_holds() == 0  # run again: nothing left
+    assert service.expire_holds().released == 1
+    assert service.expire_holds().released == 0  # run again: nothing left
     assert sink.of_type("invite_expired")[0]["invitee_name"] == "Ben"
     assert store.due_invites(clock(), 10) == []
     game = store.get_game("run-1")
@@ -106,7 +106,7 @@ def test_the_sweeper_leaves_redeemed_invitations_alone(service: GameService, clo
     _ana, token = _invite(service)
     service.redeem(token)
     clock.advance(hours=25)
-    assert service.expire_holds() == 0
+    assert service.expire_holds().released == 0
     assert service.view("run-1")["status"] == "in_progress"
 
 
@@ -153,7 +153,7 @@ def test_redemption_racing_the_sweeper_exactly_one_wins() -> None:
             results["redeem"] = error
 
     def sweep() -> None:
-        results["sweep"] = sweeper_side.expire_holds()
+        results["sweep"] = sweeper_side.expire_holds().released
 
     threads = [threading.Thread(target=redeem), threading.Thread(target=sweep)]
     for thread in threads:
@@ -179,5 +179,6 @@ def test_an_orphan_index_entry_is_ignored(service: GameService, store: MemorySto
     service.put_run("run-1", "Sunday club", True)
     store.put_invite(InviteRef("f" * 64, "run-1", "ghost", clock()))
     clock.advance(minutes=1)
-    assert service.expire_holds() == 0
+    assert service.expire_holds().released == 0
     assert store.due_invites(clock(), 10) == []
+

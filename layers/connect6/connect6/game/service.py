@@ -106,6 +106,14 @@ class RedeemOutcome:
 
 
 @dataclass
+class Sweep:
+    """One sweeper pass: index entries looked at, seats released."""
+
+    examined: int = 0
+    released: int = 0
+
+
+@dataclass
 class _Work:
     """What one attempt produced besides the new game: events and timings."""
 
@@ -343,19 +351,23 @@ class GameService:
             return RedeemOutcome(player_id, views.game_view(new, now), work.think_s)
         raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
 
-    def expire_holds(self, limit: int = 100) -> int:
+    def expire_holds(self, limit: int = 100) -> Sweep:
         """Release every seat whose hold ran out (found through the expiry index, never a scan).
-        Safe to run twice at once and against a redemption: the game write decides."""
+        Safe to run twice at once and against a redemption: the game write decides. An entry
+        leaves the index once its invitation is settled (released here, redeemed, or gone)."""
         now = self.clock()
-        released = 0
+        sweep = Sweep()
         for ref in self.repo.due_invites(now, limit):
+            sweep.examined += 1
+            settled = False
             for _ in range(MAX_ATTEMPTS):
                 game = self.repo.get_game(ref.game_id)
                 invite = game.invite(ref.invite_id) if game is not None else None
                 if game is None or invite is None or invite.status is not InviteStatus.PENDING:
-                    break  # redeemed, released already, or never written: nothing to free
-                if invite.expires_at > now:
+                    settled = True  # redeemed, released already, or never written: nothing to free
                     break
+                if invite.expires_at > now:
+                    break  # not quite due (the index keeps milliseconds): the next run takes it
                 work = _Work()
                 new = self._copy(game)
                 self._release_expired(new, now, work)
@@ -369,11 +381,13 @@ class GameService:
                     self._save(game, new, now)
                 except VersionConflict:
                     continue
-                released += 1
+                sweep.released += 1
                 self._publish(work.events)
+                settled = True
                 break
-            self.repo.close_invite(ref.token_hash)
-        return released
+            if settled:
+                self.repo.close_invite(ref.token_hash)
+        return sweep
 
     # ------------------------------------------------------------------ turns
     def move_sheet(self, game_id: str, player_id: str) -> dict[str, Any]:
