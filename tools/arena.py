@@ -16,7 +16,8 @@ tools/baseline_engine/). Examples::
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
     python tools/arena.py "ours:hard" "/opt/cloudict/cloudict" --games 10
 
-At most two games run at once (the machine is shared).
+At most two games run at once (the machine is shared); the default is one, so that the time per
+move is not inflated by the two games competing for the CPU.
 """
 
 from __future__ import annotations
@@ -250,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20, help="games (rounded up to even: colours swap)")
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--parallel", type=int, default=2, help="games at once (1 or 2)")
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="games at once (1 or 2; with 2 the engines compete for the CPU)")
     ap.add_argument("--move-timeout", type=float, default=20.0, help="seconds before an answer is forfeit")
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--time-a", type=int, default=None, help="budget ms per move sent to engine A (time MS)")

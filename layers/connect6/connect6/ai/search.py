@@ -37,8 +37,8 @@ class LevelConfig:
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
-    "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 6, 4),
-    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 3, 3, 1, 5),
+    "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
+    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 2, 2, 1, 5),
     "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.35, 5,
                         4, 1, 6),
 }
@@ -56,7 +56,7 @@ SAFE_TRIES = 12
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
 # Easy picks at random among its best one-ply moves within this margin of the best.
-EASY_MARGIN = 8000
+EASY_MARGIN = 15000
 
 
 @dataclass(frozen=True)
