@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from connect6.game import ErrorCode, GameError, GameService, ListSink, Opponent
+from connect6.game.phrases import COMPUTER_CLOSING_PHRASES
 from connect6.game.repository import VersionConflict
 from connect6.rules import Position
 from connect6.store import MemoryStore
@@ -237,3 +238,26 @@ def test_the_computer_winning_on_its_first_stone_is_stored_replayably(clock: Clo
     assert game is not None and game.turns[-1].offered is not None
     game.turns[-1].offered = None
     assert game.position().winner is not None
+
+
+def test_the_computer_closes_a_game_with_a_closing_line_never_a_mid_game_one(
+        store: MemoryStore, clock: Clock, sink: ListSink) -> None:
+    # Given many runs (each seeds the computer's talk differently) where the computer, playing the
+    # top row from the left, makes six on its third turn while Ana plays along the bottom row
+    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
+    closing_lines = []
+    for run in range(40):
+        game_id = f"run-{run}"
+        service.put_run(game_id, "Sunday club", True)
+        ana = service.join(game_id, "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
+        service.submit_move(game_id, ana, 1, ["h8"])
+        service.submit_move(game_id, ana, 3, ["a1", "b1"])
+        # When the computer's reply to move 5 wins
+        outcome = service.submit_move(game_id, ana, 5, ["c1", "d1"])
+        reply = outcome.response["computer_reply"]
+        assert outcome.response["status"] == "completed" and reply["move_number"] == 6
+        if reply["table_talk"] is not None:
+            closing_lines.append(reply["table_talk"]["phrase_id"])
+    # Then whatever it says then is a closing line ("Your turn!" would be wrong), and it does talk
+    assert closing_lines
+    assert set(closing_lines) <= set(COMPUTER_CLOSING_PHRASES)

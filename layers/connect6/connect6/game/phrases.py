@@ -24,6 +24,9 @@ COMPUTER_PHRASES: tuple[str, ...] = (
     "nice_move", "interesting", "let_me_think", "that_was_close", "tough_one", "your_turn",
 )
 
+# What it may say with a move that ends the game ("Your turn!" would be wrong there).
+COMPUTER_CLOSING_PHRASES: tuple[str, ...] = ("good_game", "thanks")
+
 
 def phrase_text(phrase_id: str) -> str:
     return PHRASES[phrase_id]

@@ -34,7 +34,7 @@ from connect6.game.model import (
     Turn,
     utc_now,
 )
-from connect6.game.phrases import COMPUTER_PHRASES, PHRASES
+from connect6.game.phrases import COMPUTER_CLOSING_PHRASES, COMPUTER_PHRASES, PHRASES
 from connect6.game.repository import AlreadyExists, InviteRef, Repository, VersionConflict
 from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
@@ -521,7 +521,8 @@ class GameService:
                                      rng=rng))
         work.think_s = (work.think_s or 0.0) + time.perf_counter() - started
         result = position.play(stones)
-        talk = rng.choice(COMPUTER_PHRASES) if rng.random() < COMPUTER_TALK_CHANCE else None
+        lines = COMPUTER_CLOSING_PHRASES if result.winner is not None or result.draw else COMPUTER_PHRASES
+        talk = rng.choice(lines) if rng.random() < COMPUTER_TALK_CHANCE else None
         placed = [game.label(p) for p in result.placed]
         offered = [game.label(p) for p in stones]
         game.turns.append(Turn(stones=placed, at=now, talk=talk,
