@@ -169,6 +169,9 @@ def test_the_invite_pages_for_browsers(api: Api) -> None:
     assert again.status == 409 and again.headers["content-type"].startswith("text/html")
     board = api.get(f"{RUN}/board", headers={"Accept": "text/html"})
     assert board.status == 200 and board.headers["content-type"].startswith("text/html")
+    # Every page forbids anything but its own inline code (the e2e tests run the pages under it)
+    for html in (page, done, again, board):
+        assert "default-src 'none'" in html.headers["content-security-policy"]
     svg = api.get(f"{RUN}/board.svg")
     assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     assert api.get(f"{RUN}/board.svg", headers={"If-None-Match": svg.headers["etag"]}).status == 304

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -77,14 +78,24 @@ def conditional(headers: Mapping[str, str] | None, etag: str, body: str, content
     """200 with the ETag, or 304 when If-None-Match already names it."""
     wanted = [tag.strip() for tag in _header(headers, "if-none-match").split(",") if tag.strip()]
     common = {"ETag": etag, "Cache-Control": cache_control}
+    if content_type == HTML:
+        common.update(page_security_headers())
     if etag in wanted or "*" in wanted or f"W/{etag}" in wanted:
         return Response(status_code=304, content_type=None, body="", headers=common)
     return Response(status_code=200, content_type=content_type, body=body, headers=common)
 
 
+@lru_cache(maxsize=1)
+def page_security_headers() -> dict[str, str]:
+    """Every HTML page may run only its own inline code and load nothing from elsewhere."""
+    from connect6.pages import content_security_policy
+
+    return {"Content-Security-Policy": content_security_policy(), "X-Content-Type-Options": "nosniff"}
+
+
 def html_response(body: str, status: int = 200) -> Response[Any]:
     return Response(status_code=status, content_type=HTML, body=body,
-                    headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+                    headers={"Cache-Control": "no-store", **page_security_headers()})
 
 
 def documented(status: int, model: type[BaseModel] | None, description: str,
