@@ -9,12 +9,13 @@ confidence interval, and the time per move (median, p99, max) of each engine, me
 sending the command to reading the ``move`` line.
 
 Engines are commands (shell words, ``{size}`` is replaced by the board size) or shorthands:
-``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen early version in
-tools/baseline_engine/). Examples::
+``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen earlier version in
+tools/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Examples::
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
-    python tools/arena.py "ours:hard" "/opt/cloudict/cloudict" --games 10
+    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 --size {size} --level hard"
+    python tools/arena.py ours:hard "cloudict=/opt/cloudict/cloudict" --games 10
 
 At most two games run at once (the machine is shared); the default is one, so that the time per
 move is not inflated by the two games competing for the CPU.
@@ -61,6 +62,14 @@ def parse_move(text: str, size: int) -> list[int]:
             raise ValueError(f"off-board stone {text[i:i + 2]!r}")
         out.append(row * size + col)
     return out
+
+
+def split_label(spec: str) -> tuple[str, str]:
+    """``NAME=COMMAND`` names an engine; otherwise the spec is its own label."""
+    head, sep, rest = spec.partition("=")
+    if sep and head and " " not in head and rest:
+        return head, rest
+    return spec, spec
 
 
 def expand(spec: str, size: int) -> list[str]:
@@ -261,10 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write every game here")
     args = ap.parse_args(argv)
     parallel = max(1, min(2, args.parallel))
-    label_a, label_b = args.engine_a, args.engine_b
+    (label_a, spec_a), (label_b, spec_b) = split_label(args.engine_a), split_label(args.engine_b)
     if label_a == label_b:
         label_a, label_b = label_a + "#A", label_b + "#B"
-    specs = {label_a: expand(args.engine_a, args.size), label_b: expand(args.engine_b, args.size)}
+    specs = {label_a: expand(spec_a, args.size), label_b: expand(spec_b, args.size)}
     extra = {label_a: args.time_a, label_b: args.time_b}
     setup = {lab: [f"time {ms}"] if ms is not None else [] for lab, ms in extra.items()}
     if args.log_dir:
