@@ -14,7 +14,8 @@ tools/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Example
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
-    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 --size {size} --level hard"
+    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 \
+        --size {size} --level hard"
     python tools/arena.py ours:hard "cloudict=/opt/cloudict/cloudict" --games 10
 
 At most two games run at once (the machine is shared); the default is one, so that the time per

@@ -44,3 +44,10 @@ def test_a_game_between_two_engine_processes_is_checked_and_timed():
     if rec.reason == "six":
         assert final.winner is not None
     assert rec.times["ours:easy#A"] and rec.times["baseline:easy"]
+
+
+def test_engine_labels_and_commands():
+    assert arena.split_label("v1=python3 main.py --size {size}") == ("v1", "python3 main.py --size {size}")
+    assert arena.split_label("ours:hard") == ("ours:hard", "ours:hard")
+    assert arena.expand("engine --size {size}", 15) == ["engine", "--size", "15"]
+    assert arena.expand("ours:hard", 15)[-4:] == ["--size", "15", "--level", "hard"]
