@@ -71,3 +71,20 @@ def test_hint_gives_reason():
     pos = Position(19)
     h = hint(pos, budget_s=0.05)
     assert isinstance(h, Hint) and len(h.stones) == 1 and h.reason
+
+
+def test_hint_reasons_for_a_win_and_a_block():
+    pos = Position(19)
+    c = pos.point
+    # Black: four on row 9 (open); White to move must block both ends
+    _play(pos, [c(9, 9)], [c(0, 0), c(18, 18)], [c(10, 9), c(11, 9)], [c(0, 18), c(18, 0)],
+          [c(12, 9), c(3, 3)])
+    h = hint(pos, budget_s=0.05)
+    assert h.reason == "blocks a six"
+    after = pos.copy()
+    after.play(h.stones)
+    # After a bad White reply Black's hint is the win
+    pos.play([c(1, 1), c(2, 2)])
+    h = hint(pos, budget_s=0.05)
+    assert h.reason == "wins now"
+    assert pos.copy().play(h.stones).winner is not None
