@@ -40,7 +40,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
     "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 2, 2, 1, 5),
     "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.35, 5,
-                        4, 1, 6),
+                        5, 1, 6),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
