@@ -173,7 +173,7 @@ def bench_replay(path: Path, runs: int) -> None:
     ours = [count / timed(lambda: replay_lines(lines, 19, io.StringIO())) for _ in range(runs)]
     plain = [count / timed(lambda: plain_replay(lines, io.StringIO())) for _ in range(runs)]
     stones = sum(len(re.findall(r"[a-z]\d", line.split(";B[", 1)[-1])) for line in lines) / count
-    print(f"replay of {count} Little Golem games ({stones:.0f} stones each on average), "
+    print(f"replay of {count} games from {path} ({stones:.0f} stones each on average), "
           f"median of {runs} runs:")
     print(f"  connect6 replay (in process)  {statistics.median(ours):>9,.0f} games/s"
           f"   (runs: {', '.join(f'{x:,.0f}' for x in ours)})")
