@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import queue
 import random
 import shlex
 import statistics
@@ -85,25 +86,42 @@ def expand(spec: str, size: int) -> list[str]:
 
 
 class EngineProcess:
+    """One engine process; a single reader thread queues its stdout lines (so no answer is
+    ever swallowed by a reader that gave up waiting)."""
+
     def __init__(self, cmd: list[str], log_path: Path | None) -> None:
         self.log = open(log_path, "a") if log_path else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.log, text=True, bufsize=1, cwd=str(ROOT))
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def ready(self, timeout: float = 15.0) -> None:
-        """Wait until the engine has started (answers ``name``), so start-up is not timed."""
+    def _read(self) -> None:
         assert self.proc.stdout is not None
-        stdout = self.proc.stdout
+        for out in self.proc.stdout:
+            self.lines.put(out.strip())
+        self.lines.put(None)  # end of output
+
+    def _wait_for(self, prefixes: tuple[str, ...], timeout: float) -> str | None:
+        deadline = time.perf_counter() + timeout
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            try:
+                out = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if out is None:
+                return None
+            if out.startswith(prefixes):
+                return out
+
+    def ready(self, timeout: float = 5.0) -> None:
+        """Wait until the engine has started (answers ``name``), so start-up is not timed.
+        Engines that do not answer ``name`` are waited for ``timeout`` seconds."""
         self.send("name")
-
-        def reader() -> None:
-            for out in stdout:
-                if out.startswith("name"):
-                    return
-
-        th = threading.Thread(target=reader, daemon=True)
-        th.start()
-        th.join(timeout)
+        self._wait_for(("name",), timeout)
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -111,30 +129,15 @@ class EngineProcess:
         self.proc.stdin.flush()
 
     def ask(self, line: str, timeout: float) -> tuple[str | None, float]:
-        """Send ``line`` and wait for the next ``move`` line; (move text or None, seconds)."""
-        assert self.proc.stdout is not None
-        result: list[str] = []
+        """Send ``line`` and wait for the next ``move`` line: (move text, "" for an ``error``
+        line, or None for no answer in time; seconds)."""
         start = time.perf_counter()
         self.send(line)
-        stdout = self.proc.stdout
-
-        def reader() -> None:
-            for out in stdout:
-                out = out.strip()
-                if out.startswith("move"):
-                    result.append(out[4:].strip())
-                    return
-                if out.startswith("error"):
-                    result.append("")
-                    return
-
-        th = threading.Thread(target=reader, daemon=True)
-        th.start()
-        th.join(timeout)
+        out = self._wait_for(("move", "error"), timeout)
         elapsed = time.perf_counter() - start
-        if not result:
+        if out is None:
             return None, elapsed
-        return result[0], elapsed
+        return (out[4:].strip() if out.startswith("move") else ""), elapsed
 
     def close(self) -> None:
         try:
@@ -321,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'engine':<28} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
     for lab in (label_a, label_b):
         ts = [t for r in records for t in r.times.get(lab, [])]
+        if not ts:
+            print(f"{lab:<28} {0:>6} {'-':>10} {'-':>8} {'-':>8}")
+            continue
         print(f"{lab:<28} {len(ts):>6} {1000 * statistics.median(ts):>10.1f} "
               f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
     if args.json:
