@@ -1,5 +1,5 @@
 """Real Little Golem Connect6 games (tests/data/littlegolem/games.jsonl: one JSON object per
-line with ``gid``, ``sgf`` and ``result`` "BWin" | "WWin") replayed through the rules."""
+line with ``gid``, ``sgf`` and ``result`` "BWin" | "WWin" | "Draw") replayed through the rules."""
 
 from __future__ import annotations
 
@@ -45,9 +45,13 @@ def test_every_game_is_legal_and_ends_as_recorded(games: list[dict[str, Any]]) -
         where = f"game {game['gid']}"
         # Then it is legal
         assert out["legal"], (where, out["error"])
-        assert game["result"] in ("BWin", "WWin"), where
-        named = "black" if game["result"] == "BWin" else "white"
-        if out["winner"] is None:
+        assert game["result"] in ("BWin", "WWin", "Draw"), where
+        named = {"BWin": "black", "WWin": "white", "Draw": None}[game["result"]]
+        if named is None:
+            # An agreed draw: nobody made a line, and the board is far from full
+            assert out["winner"] is None and out["six_at_turn"] is None and not out["draw"], where
+            tally["agreed draw"] += 1
+        elif out["winner"] is None:
             # No six: the game ended by resignation (or time), so nobody made a line
             assert out["six_at_turn"] is None and out["winning_line"] == [], where
             tally["resigned"] += 1
@@ -58,6 +62,7 @@ def test_every_game_is_legal_and_ends_as_recorded(games: list[dict[str, Any]]) -
             assert len(out["winning_line"]) >= 6, where
             tally["six"] += 1
     assert tally["six"] > 0 and tally["resigned"] > 0, tally
+    assert sum(tally.values()) == len(games)
 
 
 def test_fast_and_plain_replays_agree_on_every_game(games: list[dict[str, Any]]) -> None:
@@ -68,7 +73,8 @@ def test_fast_and_plain_replays_agree_on_every_game(games: list[dict[str, Any]])
 def test_every_game_survives_both_notations(games: list[dict[str, Any]]) -> None:
     for game in games:
         record = parse_sgf(game["sgf"])
-        # SGF written back reads as the same record, and the move list carries the same turns
+        # SGF written back is Little Golem's text exactly, and the move list carries the same turns
+        assert format_sgf(record) == game["sgf"]
         assert parse_sgf(format_sgf(record)) == record
         moves = format_move_list(record)
         assert parse_record(moves).turns == record.turns
@@ -91,4 +97,4 @@ def test_connect6_replay_command_on_all_games(games: list[dict[str, Any]], tmp_p
     for row, game in zip(rows, games, strict=True):
         assert row["legal"], (game["gid"], row["error"])
         if row["winner"] is not None:
-            assert row["winner"] == ("black" if game["result"] == "BWin" else "white")
+            assert row["winner"] == {"BWin": "black", "WWin": "white"}[game["result"]]
