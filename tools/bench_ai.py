@@ -6,6 +6,11 @@ they are reproducible without data files). For each position and level it prints
 time, the completed depth and the nodes; then median/p99/max per level.
 
     python tools/bench_ai.py --size 19 --positions 12 --levels normal hard
+    python tools/bench_ai.py --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
+
+``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
+(as the tests do, see tests/unit/ai/positions.py) and counts, per level, the wins found and the
+blocks made (threats that two stones can stop, left with none after the answer).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "layers" / "connect6"))
 
 from connect6.ai import DEFAULT_BUDGETS, search  # noqa: E402
-from connect6.ai.board import Board  # noqa: E402
+from connect6.ai.board import Board, count_hits  # noqa: E402
 from connect6.rules import Position  # noqa: E402
 
 
@@ -46,6 +51,43 @@ def positions(size: int, count: int, seed: int) -> list[Position]:
     return out
 
 
+def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: float) -> int:
+    sys.path.insert(0, str(ROOT))
+    from tests.unit.ai.positions import derive, load_games
+
+    t0 = time.perf_counter()
+    wins, blocks = derive(load_games(path, limit=games), symmetries=1)
+    blocks = random.Random(1).sample(blocks, min(max_blocks, len(blocks)))
+    print(f"{path}: {games} games read, {len(wins)} win-in-one and {len(blocks)} must-block positions "
+          f"({time.perf_counter() - t0:.1f} s)")
+    for level in levels:
+        t0 = time.perf_counter()
+        won = 0
+        for i, p in enumerate(wins):
+            move = search(p, level, budget_s=budget, rng=random.Random(i)).stones
+            won += p.copy().play(move).winner is not None
+        blocked = lost = missed = 0
+        for i, p in enumerate(blocks):
+            s = 0 if p.to_move.value == "black" else 1
+            board = Board.from_position(p)
+            threats = count_hits(board.threat_sets(1 - s))
+            if board.thr[s] or threats >= 3:
+                lost += 1
+                continue
+            after = p.copy()
+            if after.play(search(p, level, budget_s=budget, rng=random.Random(i)).stones).winner is not None:
+                blocked += 1
+                continue
+            if Board.from_position(after).thr[1 - s]:
+                missed += 1
+            else:
+                blocked += 1
+        print(f"  {level:6s}: wins found {won}/{len(wins)}; blocks made {blocked}/{blocked + missed} "
+              f"({lost} positions with 3+ threats or a win of its own skipped); "
+              f"{time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=19)
@@ -53,7 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--levels", nargs="+", default=["easy", "normal", "hard"])
     ap.add_argument("--budget", type=float, default=None, help="seconds per move (default: level's)")
+    ap.add_argument("--tactics", type=Path, default=None, help="game records (JSON lines with sgf)")
+    ap.add_argument("--games", type=int, default=1000, help="with --tactics: games to read")
+    ap.add_argument("--max-blocks", type=int, default=3000, help="with --tactics: must-block positions")
     args = ap.parse_args(argv)
+    if args.tactics is not None:
+        return tactics(args.tactics, args.games, args.max_blocks, args.levels,
+                       args.budget if args.budget is not None else 0.01)
     t0 = time.perf_counter()
     for _ in range(1000):
         b = Board(args.size)

@@ -42,7 +42,7 @@ def parse_sgf_turns(sgf: str) -> tuple[int, list[list[int]]]:
 
 
 def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, list[list[int]]]]:
-    games = []
+    games: list[tuple[str, int, list[list[int]]]] = []
     with path.open() as fh:
         for line in fh:
             line = line.strip()
