@@ -26,9 +26,6 @@ from connect6.records import (
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
 
-pytestmark = pytest.mark.skipif(not GAMES.exists(), reason=f"{GAMES} is not there")
-
-
 @pytest.fixture(scope="module")
 def games() -> list[dict[str, Any]]:
     with GAMES.open(encoding="utf-8") as handle:
