@@ -7,11 +7,12 @@ Verbatim copies of ``connect6.ai`` at earlier versions, with imports renamed:
   best window-scored pair);
 * ``c6base_v1``: the first searching version (alpha-beta over pairs with iterative deepening
   and a TT, VCDT, opponent-VCDT check), commit "opponent-VCDT safety check";
-* ``c6base_v2`` (the default): the version the arena tables in docs/ai.md were made with
-  (faster VCDT, refutation-steered safety check, tuned levels).
+* ``c6base_v2`` (the default): the version of the first arena tables in docs/ai.md (faster
+  VCDT, refutation-steered safety check, tuned levels);
+* ``c6base_v3``: v2 with hard's safety check against 5-turn opponent VCDTs (instead of 4).
 
 They speak the same text protocol:
-``python tools/baseline_engine/main.py [--version v0|v1|v2] --size 19 --level normal``.
+``python tools/baseline_engine/main.py [--version v0|v1|v2|v3] --size 19 --level normal``.
 """
 
 from __future__ import annotations

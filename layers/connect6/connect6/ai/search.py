@@ -52,7 +52,7 @@ QUIESCENCE = 2
 THREATENED = 3000
 # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
 AB_SHARE = 0.6
-SAFE_TRIES = 12
+SAFE_TRIES = 16
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
 # Easy picks at random among its best one-ply moves within this margin of the best.
@@ -209,6 +209,8 @@ class Engine:
         o = 1 - s
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
+        # If every move tried is refuted, play the one whose refutation is longest.
+        fallback, fallback_turns = best, 0
         while queue and len(tried) < SAFE_TRIES:
             a, b = queue.pop(0)
             key = (a, b) if a < b else (b, a)
@@ -234,12 +236,14 @@ class Engine:
             board.remove(a, s)
             if refutation is None:
                 return (a, b)
+            if refutation[0] > fallback_turns:
+                fallback, fallback_turns = (a, b), refutation[0]
             x, y = refutation[1]
             front = [p for p in queue if x in p or y in p]
             if not forced:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
-        return best
+        return fallback
 
     def _iterate(self, pairs: list[tuple[int, int]]
                  ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:

@@ -1,0 +1,370 @@
+"""The engine: root pipeline and alpha-beta search over two-stone moves.
+
+Root order (AI-NOTES §6): win now → forced defence → own VCDT → alpha-beta with iterative
+deepening over pairs until the time is up → (hard) reject a best move that leaves the
+opponent a VCDT. Every phase runs under the clock; the move returned is always the best found
+before the deadline.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from c6base_v3.board import Board, count_hits
+from c6base_v3.movegen import defence_pairs, desperate_pair, normal_pairs, win_now
+from c6base_v3.vcdt import Timeout, Vcdt
+from connect6.rules import Position
+
+WIN = 10_000_000
+MATE = WIN - 1000  # scores beyond this are wins/losses in a known number of plies
+INF = WIN * 2
+EXACT, LOWER, UPPER = 0, 1, 2
+SIDE_KEY = 0x5851F42D4C957F2D
+
+
+@dataclass(frozen=True)
+class LevelConfig:
+    root: tuple[int, int]  # (first stones, second stones per first) at the root
+    inner: tuple[tuple[int, int, int], ...]  # per ply below the root: (k1, k2, max pairs)
+    search: bool  # alpha-beta at all
+    vcdt_share: float  # share of the budget for the own VCDT
+    vcdt_depth: int
+    opp_check: int  # depth of the opponent-VCDT check of the chosen move (0: none)
+    noise: int  # easy: pick among this many top one-ply moves
+    free: int  # free stones per single-point block
+
+
+LEVEL_CONFIGS: dict[str, LevelConfig] = {
+    "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
+    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 2, 2, 1, 5),
+    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.35, 5,
+                        5, 1, 6),
+}
+
+# The search stops at this share of the budget; the rest is a safety margin for set-up,
+# the answer and the caller (the arena times the whole round trip).
+SEARCH_SHARE = 0.75
+# Forced blocks below the horizon are searched this many plies deep; a side still under threat
+# there is scored statically minus THREATENED.
+QUIESCENCE = 2
+THREATENED = 3000
+# With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
+AB_SHARE = 0.6
+SAFE_TRIES = 12
+# No new iteration starts after this share of the alpha-beta window has gone.
+NEW_ITERATION = 0.6
+# Easy picks at random among its best one-ply moves within this margin of the best.
+EASY_MARGIN = 15000
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    stones: tuple[int, ...]
+    reason: str
+    score: int = 0
+    depth: int = 0
+    nodes: int = 0
+    elapsed: float = 0.0
+
+
+class Engine:
+    def __init__(self, position: Position, level: str, budget: float, rng: random.Random,
+                 max_depth: int | None = None) -> None:
+        self.start = time.perf_counter()
+        self.position = position
+        self.level = level
+        self.cfg = LEVEL_CONFIGS[level]
+        self.budget = budget
+        self.rng = rng
+        self.max_depth = max_depth
+        self.board = Board.from_position(position)
+        self.side = 0 if position.to_move.value == "black" else 1
+        self.nodes = 0
+        self.end = self.start + budget * SEARCH_SHARE
+        self.deadline = self.end
+        self.tt: dict[int, tuple[int, int, int, int, int]] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def _result(self, stones: tuple[int, ...], reason: str, score: int = 0,
+                depth: int = 0) -> SearchResult:
+        return SearchResult(tuple(stones), reason, score, depth, self.nodes,
+                            time.perf_counter() - self.start)
+
+    def _rebuild(self) -> None:
+        """After a timeout the board is mid-line: rebuild it from the position."""
+        self.board = Board.from_position(self.position)
+
+    def _left(self) -> float:
+        return self.end - time.perf_counter()
+
+    # ------------------------------------------------------------------ root
+    def run(self) -> SearchResult:
+        position = self.position
+        board = self.board
+        s = self.side
+        need = position.stones_to_place
+        if need == 1:
+            centre = (board.n // 2) * board.n + board.n // 2
+            if board.stones == 0:
+                return self._result((centre,), "opening at the centre")
+            win = win_now(board, s)
+            if win is not None:
+                return self._result((win[0],), "wins now", WIN)
+            empties = [q for q in range(board.area) if board.cells[q] < 0]
+            return self._result((empties[0],), "the last point")
+        win = win_now(board, s)
+        if win is not None:
+            return self._result(win, "wins now", WIN)
+        cfg = self.cfg
+        o = 1 - s
+        sets = board.threat_sets(o)
+        if sets:
+            t = count_hits(sets)
+            if t >= 3:
+                return self._result(desperate_pair(board, s, sets),
+                                    "lost against best play: blocks what it can", -WIN)
+            moves = defence_pairs(board, s, sets, cfg.free + 2)
+            reason = "blocks a six"
+        else:
+            moves = normal_pairs(board, s, *cfg.root)
+            reason = "strongest shape"
+        if not moves:  # nothing generated (a nearly full board): any legal pair
+            empties = [q for q in range(board.area) if board.cells[q] < 0]
+            return self._result((empties[0], empties[1]), reason)
+        if len(moves) == 1:
+            return self._result((moves[0][1], moves[0][2]), reason)
+        if not cfg.search:
+            return self._easy(moves, reason)
+        # Own forced win.
+        if cfg.vcdt_share > 0:
+            found = self._own_vcdt()
+            if found is not None:
+                turns, pair = found
+                return self._result(pair, f"forced win in {turns} turns", WIN - turns)
+        pairs = [(a, b) for _, a, b in moves]
+        full_end = self.end
+        if cfg.opp_check:
+            now = time.perf_counter()
+            self.end = now + (full_end - now) * AB_SHARE
+        best, score, depth, order = self._iterate(pairs)
+        self.end = full_end
+        if score >= MATE:
+            turns = (WIN - score) // 2 + 1
+            return self._result(best, f"forced win in {turns} turns", score, depth)
+        if cfg.opp_check and score > -MATE:
+            best = self._safe(best, order, bool(sets))
+        if score <= -MATE and not sets:
+            reason = "lost against best play: resists longest"
+        return self._result(best, reason, score, depth)
+
+    def _easy(self, moves: list[tuple[int, int, int]], reason: str) -> SearchResult:
+        """One ply: every candidate pair scored by the position it leaves; pick among the
+        best few at random (easy is meant to be beatable) unless one move stands out."""
+        board = self.board
+        s = self.side
+        o = 1 - s
+        scored = []
+        for i, (_, a, b) in enumerate(moves):
+            if i and time.perf_counter() > self.end:
+                break
+            board.place(a, s)
+            board.place(b, s)
+            self.nodes += 1
+            if board.thr[o]:
+                v = -WIN
+            else:
+                mine = count_hits(board.threat_sets(s)) if board.thr[s] else 0
+                v = WIN // 2 if mine >= 3 else -board.evaluate(o) + 3000 * mine
+            board.remove(b, s)
+            board.remove(a, s)
+            scored.append((v, a, b))
+        scored.sort(reverse=True)
+        top = scored[0][0]
+        pool = [m for m in scored[: self.cfg.noise] if m[0] > top - EASY_MARGIN and m[0] > -WIN]
+        if not pool:
+            pool = scored[:1]
+        v, a, b = pool[self.rng.randrange(len(pool))]
+        return self._result((a, b), reason, v, 1)
+
+    def _own_vcdt(self) -> tuple[int, tuple[int, int]] | None:
+        cfg = self.cfg
+        deadline = min(self.end, time.perf_counter() + self.budget * cfg.vcdt_share)
+        solver = Vcdt(self.board, deadline)
+        try:
+            return solver.solve(self.side, cfg.vcdt_depth)
+        except Timeout:
+            self._rebuild()
+            return None
+        finally:
+            self.nodes += solver.nodes
+
+    def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
+              forced: bool) -> tuple[int, int]:
+        """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
+        far as the clock allows: moves that touch the refutation's first pair first (and, when
+        not forced to block, that pair itself), then the search's order."""
+        s = self.side
+        o = 1 - s
+        queue = [best] + [p for p in pairs if p != best]
+        tried: set[tuple[int, int]] = set()
+        while queue and len(tried) < SAFE_TRIES:
+            a, b = queue.pop(0)
+            key = (a, b) if a < b else (b, a)
+            if key in tried:
+                continue
+            tried.add(key)
+            left = self.end - time.perf_counter()
+            if left <= 0.002:
+                break
+            board = self.board
+            board.place(a, s)
+            board.place(b, s)
+            solver = Vcdt(board, time.perf_counter() + left * 0.5)
+            try:
+                refutation = solver.solve(o, self.cfg.opp_check)
+            except Timeout:
+                # Unproven either way; if ``best`` was already refuted, this is no worse.
+                self._rebuild()
+                return (a, b)
+            finally:
+                self.nodes += solver.nodes
+            board.remove(b, s)
+            board.remove(a, s)
+            if refutation is None:
+                return (a, b)
+            x, y = refutation[1]
+            front = [p for p in queue if x in p or y in p]
+            if not forced:
+                front.insert(0, (x, y))
+            queue = front + [p for p in queue if not (x in p or y in p)]
+        return best
+
+    def _iterate(self, pairs: list[tuple[int, int]]
+                 ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:
+        """Iterative deepening at the root; returns (best pair, score, completed depth, the root
+        moves best first)."""
+        s = self.side
+        best = pairs[0]
+        best_v = -INF
+        done_depth = 0
+        limit = self.max_depth if self.max_depth is not None else 64
+        order = list(pairs)
+        self.deadline = self.end
+        for depth in range(1, limit + 1):
+            if depth > 1 and time.perf_counter() > self.start + (self.end - self.start) * NEW_ITERATION:
+                break
+            alpha = -INF
+            cur: tuple[int, int] | None = None
+            cur_v = -INF
+            scores: dict[tuple[int, int], int] = {}
+            try:
+                for i, (a, b) in enumerate(order):
+                    board = self.board
+                    board.place(a, s)
+                    board.place(b, s)
+                    if i == 0:
+                        v = -self._ab(1 - s, depth - 1, -INF, -alpha, 1)
+                    else:
+                        v = -self._ab(1 - s, depth - 1, -alpha - 1, -alpha, 1)
+                        if v > alpha:
+                            v = -self._ab(1 - s, depth - 1, -INF, -alpha, 1)
+                    board.remove(b, s)
+                    board.remove(a, s)
+                    scores[(a, b)] = v
+                    if v > cur_v:
+                        cur_v = v
+                        cur = (a, b)
+                    if v > alpha:
+                        alpha = v
+            except Timeout:
+                self._rebuild()
+                if cur is not None:
+                    best, best_v = cur, cur_v
+                break
+            assert cur is not None
+            best, best_v, done_depth = cur, cur_v, depth
+            order.sort(key=lambda p: -scores.get(p, -INF))
+            order.remove(best)
+            order.insert(0, best)
+            if best_v >= MATE or best_v <= -MATE:
+                break
+        return best, best_v, done_depth, order
+
+    # ------------------------------------------------------------------ alpha-beta
+    def _ab(self, s: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        board = self.board
+        thr = board.thr
+        if thr[s]:
+            return WIN - ply
+        o = 1 - s
+        sets = board.threat_sets(o) if thr[o] else None
+        if sets:
+            t = count_hits(sets)
+            if t >= 3:
+                return -(WIN - ply - 1)
+        if depth <= 0 and (not sets or depth <= -QUIESCENCE):
+            return board.evaluate(s) - (THREATENED if sets else 0)
+        if time.perf_counter() > self.deadline:
+            raise Timeout
+        key = board.hash ^ (SIDE_KEY if s else 0)
+        entry = self.tt.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_val, e_flag, ea, eb = entry
+            tt_move = ea * 4096 + eb
+            if e_depth >= depth:
+                if e_val >= MATE:
+                    e_val -= ply
+                elif e_val <= -MATE:
+                    e_val += ply
+                if e_flag == EXACT:
+                    return e_val
+                if e_flag == LOWER and e_val >= beta:
+                    return e_val
+                if e_flag == UPPER and e_val <= alpha:
+                    return e_val
+        if sets:
+            width_cfg = self.cfg.inner[min(ply - 1, len(self.cfg.inner) - 1)]
+            moves = defence_pairs(board, s, sets, 2 if depth <= 0 else width_cfg[1])
+            if depth <= 0:
+                moves = moves[:3]
+        else:
+            k1, k2, cap = self.cfg.inner[min(ply - 1, len(self.cfg.inner) - 1)]
+            moves = normal_pairs(board, s, k1, k2)[:cap]
+        if tt_move >= 0:
+            for i, m in enumerate(moves):
+                if m[1] * 4096 + m[2] == tt_move:
+                    if i:
+                        moves.insert(0, moves.pop(i))
+                    break
+        alpha0 = alpha
+        best_v = -INF
+        best_a = best_b = -1
+        place = board.place
+        remove = board.remove
+        for _, a, b in moves:
+            place(a, s)
+            place(b, s)
+            v = -self._ab(o, depth - 1, -beta, -alpha, ply + 1)
+            remove(b, s)
+            remove(a, s)
+            if v > best_v:
+                best_v = v
+                best_a, best_b = a, b
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        if best_a < 0:
+            return board.evaluate(s)
+        store = best_v
+        if store >= MATE:
+            store += ply
+        elif store <= -MATE:
+            store -= ply
+        flag = UPPER if best_v <= alpha0 else LOWER if best_v >= beta else EXACT
+        self.tt[key] = (depth, store, flag, best_a, best_b)
+        return best_v
