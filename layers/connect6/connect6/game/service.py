@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from connect6.game import events as ev
 from connect6.game import views
@@ -40,6 +40,7 @@ from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
 
 MAX_ATTEMPTS = 8
+_T = TypeVar("_T")
 COMPUTER_TALK_CHANCE = 0.2
 
 
@@ -164,6 +165,16 @@ class GameService:
         after.updated_at = now
         self.repo.save_game(after, expected_version=before.version, expected_turn=before.turn)
 
+    def _retrying(self, attempt: Callable[[], _T]) -> _T:
+        """Optimistic concurrency: ``attempt`` reads the game, decides and writes conditionally; when
+        another writer got there first the decision was made on a stale game, so read and decide again."""
+        for _ in range(MAX_ATTEMPTS):
+            try:
+                return attempt()
+            except (VersionConflict, AlreadyExists):
+                continue
+        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
     def _publish(self, events: list[Event]) -> None:
         if events:
             self.events.publish(events)
@@ -188,7 +199,8 @@ class GameService:
     def put_run(self, game_id: str, game_name: str, allow_computer: bool) -> tuple[bool, dict[str, Any]]:
         """Create the run, or confirm it exists with the same settings. (created, game view)."""
         now = self.clock()
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> tuple[bool, dict[str, Any]]:
             existing = self.repo.get_game(game_id)
             if existing is not None:
                 if existing.game_name != game_name or existing.allow_computer != allow_computer:
@@ -197,12 +209,10 @@ class GameService:
                 return False, views.game_view(existing, now)
             game = Game(game_id=game_id, game_name=game_name, allow_computer=allow_computer,
                         created_at=now, updated_at=now, board_size=self.board_size, version=1)
-            try:
-                self.repo.create_game(game)
-            except AlreadyExists:
-                continue
+            self.repo.create_game(game)
             return True, views.game_view(game, now)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def view(self, game_id: str) -> dict[str, Any]:
         return views.game_view(self._load(game_id), self.clock())
@@ -213,7 +223,8 @@ class GameService:
     # ------------------------------------------------------------------ joining
     def join(self, game_id: str, name: str, email: str, opponent: Opponent | None = None) -> JoinOutcome:
         email_key = email.strip().lower()
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> JoinOutcome:
             game = self._load(game_id)
             now = self.clock()
             for seat in game.seats:
@@ -266,14 +277,12 @@ class GameService:
             started = all(seat.state is SeatState.TAKEN for seat in new.seats)
             if started:
                 self._start(new, now, work)
-            try:
-                self._save(game, new, now)
-            except VersionConflict:
-                continue
+            self._save(game, new, now)
             self._publish(work.events)
             return JoinOutcome(player_id=player_id, seat=mine.seat, game=views.game_view(new, now),
                                invite=invite_out, started=started, computer_think_s=work.think_s)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def _start(self, game: Game, now: datetime, work: _Work) -> None:
         black_seat = self.colour_draw(game)
@@ -321,7 +330,8 @@ class GameService:
         return views.invite_view(game, invite.invite_id)
 
     def redeem(self, token: str, name: str | None = None) -> RedeemOutcome:
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> RedeemOutcome:
             game, invite, token_hash = self._invite_for(token)
             now = self.clock()
             seat_no = self._check_redeemable(game, invite, now).seat
@@ -342,14 +352,12 @@ class GameService:
             self._release_expired(new, now, work)
             if all(s.state is SeatState.TAKEN for s in new.seats):
                 self._start(new, now, work)
-            try:
-                self._save(game, new, now)
-            except VersionConflict:
-                continue
+            self._save(game, new, now)
             self.repo.close_invite(token_hash)
             self._publish(work.events)
             return RedeemOutcome(player_id, views.game_view(new, now), work.think_s)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def expire_holds(self, limit: int = 100) -> Sweep:
         """Release every seat whose hold ran out (found through the expiry index, never a scan).
@@ -445,7 +453,8 @@ class GameService:
     def submit_move(self, game_id: str, player_id: str, move_number: int, stones: Sequence[str],
                     talk: str | None = None) -> MoveOutcome:
         labels = [s.strip().lower() for s in stones]
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> MoveOutcome:
             game = self._load(game_id)
             seat = self._player(game, player_id)
             now = self.clock()
@@ -486,14 +495,12 @@ class GameService:
             if not new.is_over and opponent.kind is Kind.COMPUTER:
                 self._computer_turn(new, position, now, work)
             self._after_turn(new, position, work)
-            try:
-                self._save(game, new, now)
-            except VersionConflict:
-                continue
+            self._save(game, new, now)
             self._publish(work.events)
             return MoveOutcome(views.move_result(new, move_number, new.seat(seat.seat)), replayed=False,
                                finished=new.is_over, computer_think_s=work.think_s)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def _finish_if_over(self, game: Game, position: Position, result: TurnResult, now: datetime,
                         work: _Work) -> None:
@@ -541,7 +548,8 @@ class GameService:
 
     # ------------------------------------------------------------------ resign, draw, hint
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> dict[str, Any]:
             game = self._load(game_id)
             seat = self._player(game, player_id)
             now = self.clock()
@@ -556,17 +564,16 @@ class GameService:
             assert seat.colour is not None
             new.status, new.winner, new.end_reason = Status.COMPLETED, seat.colour.other, "resigned"
             self._finished(new, now, work)
-            try:
-                self._save(game, new, now)
-            except VersionConflict:
-                continue
+            self._save(game, new, now)
             self._publish(work.events)
             return views.game_view(new, now)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def draw(self, game_id: str, player_id: str, action: str) -> dict[str, Any]:
         """``offer`` a draw, ``accept`` or ``decline`` the opponent's offer. The computer declines."""
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> dict[str, Any]:
             game = self._load(game_id)
             seat = self._player(game, player_id)
             now = self.clock()
@@ -596,13 +603,11 @@ class GameService:
                 if action == "accept":
                     new.status, new.end_reason = Status.DRAW, "agreed"
                     self._finished(new, now, work)
-            try:
-                self._save(game, new, now)
-            except VersionConflict:
-                continue
+            self._save(game, new, now)
             self._publish(work.events)
             return views.game_view(new, now)
-        raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
+
+        return self._retrying(attempt)
 
     def hint(self, game_id: str, player_id: str) -> dict[str, Any]:
         game = self._load(game_id)
