@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The frozen baseline engine for the arena (a tool, not shipped in the layer).
+"""The frozen baseline engines for the arena (a tool, not shipped in the layer).
 
 Verbatim copies of ``connect6.ai`` at earlier versions, with imports renamed:
 
@@ -11,6 +11,10 @@ Verbatim copies of ``connect6.ai`` at earlier versions, with imports renamed:
   VCDT, refutation-steered safety check, tuned levels);
 * ``c6base_v3``: v2 with hard's safety check against 5-turn opponent VCDTs (instead of 4).
 
+Only the default, v2, is kept in the tree. The others are read from the commit that froze them
+(``git archive``, needs the repository's history) into a cache folder on first use, so the tree
+does not carry four near-identical copies of the engine.
+
 They speak the same text protocol:
 ``python tools/baseline_engine/main.py [--version v0|v1|v2|v3] --size 19 --level normal``.
 """
@@ -18,20 +22,47 @@ They speak the same text protocol:
 from __future__ import annotations
 
 import importlib
+import io
+import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "layers" / "connect6"))
+ROOT = HERE.parent.parent
+DEFAULT = "v2"
+# The commit at which each version other than the default was frozen under tools/baseline_engine/.
+FROZEN_AT = {"v0": "bed7ecb", "v1": "2e29c45", "v3": "cd02051"}
+
+
+def _from_history(version: str) -> Path:
+    """A folder holding ``c6base_<version>`` as committed at ``FROZEN_AT[version]``."""
+    cache = Path(tempfile.gettempdir()) / f"connect6-baseline-{FROZEN_AT[version]}"
+    if not (cache / f"c6base_{version}" / "__init__.py").exists():
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", FROZEN_AT[version],
+             f"tools/baseline_engine/c6base_{version}"],
+            capture_output=True, check=False)
+        if archive.returncode != 0:
+            raise SystemExit(f"baseline {version} needs the git history (commit {FROZEN_AT[version]}): "
+                             f"{archive.stderr.decode(errors='replace').strip()}")
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(cache, filter="data")
+        (cache / "tools" / "baseline_engine" / f"c6base_{version}").rename(cache / f"c6base_{version}")
+    return cache
 
 
 def main(argv: list[str]) -> int:
-    version = "v2"
+    version = DEFAULT
     if "--version" in argv:
         i = argv.index("--version")
         version = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
+    if version != DEFAULT and version not in FROZEN_AT:
+        raise SystemExit(f"unknown baseline version {version!r}: v0, v1, v2 or v3")
+    sys.path.insert(0, str(ROOT / "layers" / "connect6"))
+    sys.path.insert(0, str(HERE if version == DEFAULT else _from_history(version)))
     protocol = importlib.import_module(f"c6base_{version}.protocol")
     protocol.__dict__["NAME"] = f"connect6-py-baseline-{version}"
     return int(protocol.main(argv))
