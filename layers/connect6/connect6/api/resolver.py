@@ -32,11 +32,24 @@ metrics = Metrics(namespace="Connect6", service="connect6")
 
 class ThreadSafeHttpResolver(APIGatewayHttpResolver):
     """Powertools 3.37 keeps the current event on the ``BaseRouter`` *class*, shared by every
-    resolver in the process. One request per process (Lambda) never notices; the local server and
-    the race tests run several handlers at once in one process, where one request could read
-    another's event. Here each thread sees the event it is resolving."""
+    resolver in the process, and the routing context (the matched route and its path arguments) on
+    the resolver. One request per process (Lambda) never notices; the local server and the race
+    tests run several requests at once in one process, even through one resolver, where one request
+    could read another's event or path arguments. Here each thread sees the event it is resolving
+    and its own routing context."""
 
     _local = threading.local()
+
+    @property
+    def context(self) -> dict[str, Any]:
+        found: dict[str, Any] | None = getattr(self._local, "routing", None)
+        if found is None:
+            found = self._local.routing = {}
+        return found
+
+    @context.setter
+    def context(self, value: dict[str, Any]) -> None:
+        self._local.routing = value
 
     @property
     def current_event(self) -> Any:
