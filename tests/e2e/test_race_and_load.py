@@ -1,0 +1,34 @@
+"""tools/race.py and tools/load.py at a small size against a local server of their own: every race
+has exactly one winner, nobody gets a 5xx or a reset connection, every stored game replays."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.harness import missing_handlers
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+
+
+@pytest.fixture(autouse=True)
+def _handlers_present() -> None:
+    if missing_handlers():
+        pytest.skip("the service's handlers are not there yet")
+
+
+def test_race_five_rounds_every_invariant_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    import race
+
+    # When five rounds of the five races run, 20 requests at once, then 300 connections at once
+    status = race.main(["--rounds", "5", "--width", "20", "--connections", "300"])
+    out = capsys.readouterr().out
+    # Then every race ran five times and held every time; the games replay; no connection was lost
+    assert status == 0, out
+    rows = re.findall(r"^(.+?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\dxx", out, re.M)
+    assert len(rows) == 5, out
+    assert all((rounds, held, violated) == ("5", "5", "0") for _, rounds, _, held, violated in rows), out
+    games = int(re.search(r"replay: (\d+) stored games", out).group(1))
+    assert games == 20 and "0 inconsistencies" in out, out
+    assert "connections: 300 opened at once: answered 300" in out, out

@@ -1,0 +1,313 @@
+"""What tools/race.py and tools/load.py share: a plain HTTP client for the local server (one
+connection per request, every failure classified, nothing retried), starting and stopping a local
+server of their own, and reading and replaying every stored game from the server's table."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "layers" / "connect6")]
+
+
+@dataclass
+class Reply:
+    """An answer, or why there was none (``error``: ``reset``, ``refused``, ``timeout``, …)."""
+
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    error: str | None = None
+    seconds: float = 0.0
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+    @property
+    def code(self) -> str | None:
+        """The error code of a 4xx in the contract's shape."""
+        data = self.json()
+        if isinstance(data, dict) and isinstance(data.get("error"), dict):
+            return str(data["error"].get("code"))
+        return None
+
+    def describe(self) -> str:
+        if self.error:
+            return self.error
+        return f"{self.status} {self.code or self.body[:80]!r}"
+
+
+def classify(error: BaseException) -> str:
+    if isinstance(error, ConnectionResetError | BrokenPipeError):
+        return "reset"
+    if isinstance(error, ConnectionRefusedError):
+        return "refused"
+    if isinstance(error, TimeoutError):
+        return "timeout"
+    if isinstance(error, http.client.RemoteDisconnected):
+        return "reset"
+    return f"error:{type(error).__name__}"
+
+
+class Request:
+    """One request on its own connection, opened by :meth:`connect` and sent by :meth:`send`, so a
+    batch can connect first and then send at one instant."""
+
+    def __init__(self, base_url: str, method: str, path: str, body: Any = None,
+                 headers: dict[str, str] | None = None, timeout: float = 120.0) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.method, self.path, self.body = method, path, body
+        self.headers = {"Accept": "application/json", **(headers or {})}
+        if body is not None:
+            self.headers.setdefault("Content-Type", "application/json")
+        self.timeout = timeout
+        self.connection: http.client.HTTPConnection | None = None
+        self.failed: str | None = None
+
+    def connect(self) -> None:
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self.connection.connect()
+        except OSError as error:
+            self.failed = classify(error)
+
+    def send(self) -> Reply:
+        if self.connection is None:
+            self.connect()
+        if self.failed:
+            return Reply(0, error=self.failed)
+        assert self.connection is not None
+        data = json.dumps(self.body).encode() if self.body is not None else None
+        started = time.perf_counter()
+        try:
+            self.connection.request(self.method, self.path, body=data, headers=self.headers)
+            response = self.connection.getresponse()
+            body = response.read()
+            return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
+                         seconds=time.perf_counter() - started)
+        except OSError as error:
+            return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
+        except http.client.HTTPException as error:
+            return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
+        finally:
+            self.connection.close()
+
+
+def call(base_url: str, method: str, path: str, body: Any = None,
+         headers: dict[str, str] | None = None) -> Reply:
+    return Request(base_url, method, path, body, headers).send()
+
+
+def together(requests: list[Request]) -> list[Reply]:
+    """Send the requests at one instant: every connection is open before any request is sent."""
+    barrier = threading.Barrier(len(requests))
+    replies: list[Reply] = [Reply(0, error="not sent")] * len(requests)
+
+    def run(index: int, request: Request) -> None:
+        request.connect()
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout=60)
+        replies[index] = request.send()
+
+    threads = [threading.Thread(target=run, args=(i, r), daemon=True) for i, r in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    return replies
+
+
+@dataclass
+class OwnServer:
+    """A local server this tool started (``tools/local_api.py --port 0``)."""
+
+    process: subprocess.Popen[str]
+    base_url: str
+    lines: list[str]
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(10)
+
+    def tracebacks(self) -> int:
+        return sum(1 for line in self.lines if line.startswith("Traceback"))
+
+
+def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) -> OwnServer:
+    """Start ``tools/local_api.py`` on a free port and wait until it answers."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "tools" / "local_api.py"), "--port", "0", *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+        env={**_clean_env(), "PYTHONUNBUFFERED": "1"},
+    )
+    lines: list[str] = []
+    ready = threading.Event()
+    found: dict[str, str] = {}
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            line = line.rstrip("\n")
+            lines.append(line)
+            matched = re.search(r"local API on (http://127\.0\.0\.1:\d+)", line)
+            if matched:
+                found["url"] = matched.group(1)
+            if line.startswith("ready in"):
+                ready.set()
+            if quiet_log is not None:
+                quiet_log(line)
+        ready.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not ready.wait(120) or "url" not in found or process.poll() is not None:
+        process.kill()
+        raise SystemExit("the local server did not start:\n" + "\n".join(lines[-30:]))
+    return OwnServer(process, found["url"], lines)
+
+
+def _clean_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+
+
+# ---------------------------------------------------------------------------------------------
+# The stored games, read from the server's table and replayed through connect6.rules
+
+
+def stored_games(base_url: str) -> list[dict[str, Any]]:
+    """Every game item in the local server's table (found through ``GET /_local/info``)."""
+    import boto3
+    from boto3.dynamodb.types import TypeDeserializer
+
+    info = call(base_url, "GET", "/_local/info")
+    if info.status != 200:
+        raise SystemExit(f"{base_url}/_local/info answered {info.describe()}: is this tools/local_api.py?")
+    data = info.json()
+    client = boto3.client("dynamodb", region_name=data["region"], endpoint_url=data["dynamodb_endpoint"],
+                          aws_access_key_id="testing", aws_secret_access_key="testing",
+                          aws_session_token="testing")
+    deserializer = TypeDeserializer()
+    games = []
+    for table in data["tables"].values():
+        for page in client.get_paginator("scan").paginate(TableName=table, ConsistentRead=True):
+            for item in page["Items"]:
+                if item.get("sk", {}).get("S") == "GAME":
+                    games.append({k: _plain(deserializer.deserialize(v)) for k, v in item.items()})
+    return games
+
+
+def _plain(value: Any) -> Any:
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def replay_problems(item: dict[str, Any], view: dict[str, Any] | None) -> list[str]:
+    """Replay one stored game through ``connect6.rules`` (not through the service's own model) and
+    compare it with itself and with the game view the API answers. An empty list: all consistent."""
+    from connect6.records import parse_label, split_labels
+    from connect6.rules import IllegalMove, Position
+
+    problems: list[str] = []
+    size = int(item.get("board_size", 15))
+    position = Position(size)
+    turns = [t for t in str(item.get("turns") or "").split(";") if t]
+    for number, encoded in enumerate(turns, start=1):
+        stones, offered, _talk, _at = encoded.split("|")
+        played = split_labels(offered) if offered else split_labels(stones)
+        try:
+            points = [parse_label(label, size) for label in played]
+            if len(points) < position.stones_to_place:  # a winning first stone stored alone
+                points.append(next(p for p in range(size * size) if position.is_empty(p) and p not in points))
+            position.play(points)
+        except (IllegalMove, ValueError) as error:
+            problems.append(f"turn {number} ({encoded.split('|')[0]}) is illegal: {error}")
+            return problems
+    status = item.get("status")
+    seats = item.get("seats") or []
+    if int(item.get("turn", -1)) != len(turns):
+        problems.append(f"turn counter {item.get('turn')} but {len(turns)} turns stored")
+    if position.winner is not None:
+        if status != "completed" or item.get("winner") != position.winner.value:
+            problems.append(f"the rules say {position.winner.value} made six; stored: {status}, "
+                            f"winner {item.get('winner')}")
+        else:
+            line = {parse_label(label, size) for label in item.get("winning_line") or []}
+            if len(line) < 6 or not line <= set(position.stones(position.winner)):
+                problems.append(f"the stored winning line {item.get('winning_line')} "
+                                "is not six of the winner's stones")
+    elif position.draw:
+        if status != "draw":
+            problems.append(f"the board is full; stored status {status}")
+    elif status == "completed" and item.get("end_reason") not in ("resigned",):
+        problems.append(f"completed ({item.get('end_reason')}) without six on the board")
+    elif status == "draw" and item.get("end_reason") != "agreed":
+        problems.append(f"draw ({item.get('end_reason')}) on a board that is not full")
+    states = [s.get("state") for s in seats]
+    if status in ("in_progress", "completed", "draw") and states != ["taken", "taken"]:
+        problems.append(f"{status} with seats {states}")
+    if status == "waiting_for_players" and turns:
+        problems.append("moves in a game that has not started")
+    if view is not None:
+        expected = {"status": status, "move_count": len(turns), "board": position.board_rows(),
+                    "stones_placed": position.stone_count}
+        for key, value in expected.items():
+            if view.get(key) != value:
+                problems.append(f"the API reports {key} = {view.get(key)!r}, the table replays to {value!r}")
+    return problems
+
+
+def check_all_games(base_url: str, *, workers: int = 8) -> tuple[int, list[str]]:
+    """Every stored game replayed and compared with ``GET /v1/games/{id}/board``: (games, problems)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    games = stored_games(base_url)
+
+    def one(item: dict[str, Any]) -> list[str]:
+        reply = call(base_url, "GET", f"/v1/games/{item['game_id']}/board")
+        view = reply.json() if reply.status == 200 else None
+        problems = replay_problems(item, view)
+        if reply.status != 200:
+            problems.append(f"GET board answered {reply.describe()}")
+        return [f"{item['game_id']}: {p}" for p in problems]
+
+    with ThreadPoolExecutor(workers) as pool:
+        found = [p for problems in pool.map(one, games) for p in problems]
+    return len(games), found
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
