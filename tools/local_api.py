@@ -659,6 +659,23 @@ def serial_moto_server() -> Any:
     return SerialMotoServer(ip_address=HOST, port=0, verbose=False)
 
 
+def widen_race_window(seconds: float) -> None:
+    """A testing aid (``--race-window-ms``): moto sleeps between reading the stored item and
+    checking a write's condition, which lets other requests run in between, as they could on a
+    busier machine. With moto serialised nothing changes but speed; without, racing writers win twice."""
+    from moto.dynamodb import models as moto_models
+    from moto.dynamodb.models import table as moto_table
+
+    for module in (moto_models, moto_table):
+        original = module.get_filter_expression
+
+        def slow(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            time.sleep(seconds)
+            return _original(*args, **kwargs)
+
+        module.get_filter_expression = slow  # type: ignore[attr-defined]
+
+
 class ShiftableClock:
     """The service's clock on the local server: now, or now shifted for the current thread only.
     ``POST /_local/sweep?shift_seconds=…`` runs the sweeper as if it were later, while requests on
@@ -1001,6 +1018,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-seconds", type=float, default=60.0,
                         help="how often scheduled functions (the invite sweeper) fire (default 60)")
     parser.add_argument("--verbose", action="store_true", help="show the handlers' own logs and metrics")
+    parser.add_argument("--race-window-ms", type=float, default=0.0, metavar="MS",
+                        help="testing aid: moto pauses MS ms inside every conditional write, between "
+                             "reading the item and checking the condition (tools/race.py uses 2)")
     parser.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="override a template parameter (PublicBaseUrl defaults to this server's URL)")
     args = parser.parse_args(argv)
@@ -1025,6 +1045,8 @@ def main(argv: list[str] | None = None) -> int:
 
     moto = serial_moto_server()
     moto.start()
+    if args.race_window_ms > 0:
+        widen_race_window(args.race_window_ms / 1000)
     endpoint = "http://{}:{}".format(*moto.get_host_and_port())
     os.environ.pop("AWS_PROFILE", None)
     os.environ.update(local_environment(endpoint, verbose=args.verbose))

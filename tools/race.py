@@ -283,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="requests released at once per race (20–50; default 30)")
     parser.add_argument("--connections", type=int, default=0,
                         help="also open this many connections at once and count resets (default 0: skip)")
+    parser.add_argument("--race-window-ms", type=float, default=2.0,
+                        help="for a server this tool starts: moto's pause inside each conditional write "
+                             "(local_api.py --race-window-ms), so racing requests interleave (default 2)")
     args = parser.parse_args(argv)
     if not 3 <= args.width <= 100:
         parser.error("--width must be between 3 and 100")
@@ -290,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     own = None
     base = (args.url or "").rstrip("/")
     if not base:
-        own = start_server("--sweep-seconds", "3600")
+        own = start_server("--sweep-seconds", "3600", "--race-window-ms", str(args.race_window_ms))
         base = own.base_url
         print(f"started {base}")
     started = time.perf_counter()
