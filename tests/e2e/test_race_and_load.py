@@ -32,3 +32,18 @@ def test_race_five_rounds_every_invariant_holds(capsys: pytest.CaptureFixture[st
     games = int(re.search(r"replay: (\d+) stored games", out).group(1))
     assert games == 20 and "0 inconsistencies" in out, out
     assert "connections: 300 opened at once: answered 300" in out, out
+
+
+def test_load_plays_every_game_to_the_end_without_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    import load
+
+    # When six games are played at once, three against the computer and three through invitations
+    status = load.main(["--games", "6", "--seed", "7"])
+    out = capsys.readouterr().out
+    # Then all six finished, nothing failed, and the figures are printed per route
+    assert status == 0, out
+    finished = re.search(r"^games: (.+)$", out, re.M).group(1)
+    assert sum(int(n) for n in re.findall(r"(?:completed|draw) (\d+)", finished)) == 6, out
+    assert re.search(r"turns applied: \d+ \([\d.]+ moves/s\)", out) and "errors: 0" in out, out
+    for route in ("POST …/moves (+ computer reply)", "POST …/moves", "POST /v1/invites/{token}"):
+        assert re.search(rf"^{re.escape(route)}\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), (route, out)
