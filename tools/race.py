@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import resource
 import sys
+import threading
 import time
 import uuid
 from collections import Counter
@@ -269,7 +270,12 @@ def connection_burst(base_url: str, count: int, timeout: float = 120.0) -> Count
     async def burst() -> list[str]:
         return await asyncio.gather(*(_one_connection(host, int(port), timeout) for _ in range(count)))
 
-    return Counter(asyncio.run(burst()))
+    # On a thread of its own: the caller may already run an event loop (pytest with Playwright does).
+    outcomes: list[str] = []
+    worker = threading.Thread(target=lambda: outcomes.extend(asyncio.run(burst())), daemon=True)
+    worker.start()
+    worker.join()
+    return Counter(outcomes)
 
 
 # ---------------------------------------------------------------------------------------------
