@@ -88,12 +88,22 @@ def play_three_games(api: Api) -> None:
                     {"move_number": 1, "stones": ["h8"]}).status == 200
 
 
-FAULTS = ["raise:ThrottlingException", "raise:InternalException", "timeout", "partial:1", "lost",
-          "raise:ThrottlingException", "partial:0", "timeout", "lost", "raise:InternalException"]
+# PutEvents outcomes, repeated: some calls work, a record fails when three calls in a row fail (the
+# publisher's own attempts), refused entries and lost answers in between are re-sent in-call.
+FAULTS = ["ok", "ok", "raise:ThrottlingException", "timeout", "raise:InternalException",
+          "partial:0", "ok", "lost", "ok", "ok", "partial:1", "lost", "timeout"]
 
 
 def plan(failures: int) -> list[str]:
-    return list(itertools.islice(itertools.cycle(FAULTS), failures))
+    """The outcomes of the first PutEvents calls, up to and including the ``failures``-th fault."""
+    outcomes: list[str] = []
+    faults = 0
+    for outcome in itertools.cycle(FAULTS):
+        if faults == failures:
+            return outcomes
+        outcomes.append(outcome)
+        faults += outcome != "ok"
+    return outcomes
 
 
 class Recorder:
@@ -114,7 +124,7 @@ class Recorder:
         return getattr(self.real, name)
 
 
-@pytest.mark.parametrize("failures", [0, 7, 30])
+@pytest.mark.parametrize("failures", [0, 8, 16])
 def test_publishing_fails_n_times_then_every_event_arrives_once_in_order(
         api: Api, aws: Published, failures: int) -> None:
     # Given three games played (their events stored with their changes, nothing delivered yet)
@@ -130,7 +140,8 @@ def test_publishing_fails_n_times_then_every_event_arrives_once_in_order(
     runtime.publisher().client = bus
     delivered = aws.drain()
     # Then every planned failure happened
-    assert bus.fired[:failures] == plan(failures) and not bus.plan
+    planned = plan(failures)
+    assert bus.fired[:len(planned)] == planned and not bus.plan
     # And every stored event arrived, each event_id once after dropping repeats
     arrived = [e["detail"]["event_id"] for e in delivered]
     assert set(arrived) == set(change_of)
@@ -146,7 +157,7 @@ def test_publishing_fails_n_times_then_every_event_arrives_once_in_order(
     for game in {g for g, _events in changes}:
         order = [change_of[i] for i in first_accepted if game_of[i] == game]
         assert order == sorted(order), game
-    kinds = Counter(f.split(":")[0] for f in bus.fired[:failures])
+    kinds = Counter(f.split(":")[0] for f in planned if f != "ok")
     print(f"\noutbox: {failures} publish failures injected {dict(kinds)}; {len(changes)} changes, "
           f"{len(change_of)} events; {len(bus.fired)} PutEvents calls, {aws.pump.invocations} stream "
           f"batches; arrived {len(arrived)}, distinct {len(set(arrived))}, repeats dropped {repeats}, "
