@@ -104,6 +104,16 @@ def inject_before_send(client: Any, operation: str, faults: list[str]) -> list[s
 
     pending = list(faults)
     fired: list[str] = []
+    # botocore calls *every* before-send handler and takes the first answer: moto's (registered
+    # after this hook) would still carry out a request this hook answers with an error. Switch it
+    # off for that one send, and back on at the end of the same send.
+
+    def answer_instead(response: AWSResponse) -> AWSResponse:
+        botocore_stubber.enabled = False
+        return response
+
+    def moto_back_on(**_: Any) -> None:
+        botocore_stubber.enabled = True
 
     def hook(request: Any, event_name: str, **_: Any) -> Any:
         if not pending:
@@ -113,9 +123,9 @@ def inject_before_send(client: Any, operation: str, faults: list[str]) -> list[s
         if fault == "pass":
             return None
         if fault == "throttle":
-            return _error_response(request.url, 400, "ThrottlingException")
+            return answer_instead(_error_response(request.url, 400, "ThrottlingException"))
         if fault == "internal":
-            return _error_response(request.url, 500, "InternalServerError")
+            return answer_instead(_error_response(request.url, 500, "InternalServerError"))
         if fault == "timeout":
             raise ReadTimeoutError(endpoint_url=request.url)
         if fault == "lost":
@@ -124,6 +134,7 @@ def inject_before_send(client: Any, operation: str, faults: list[str]) -> list[s
         raise AssertionError(fault)
 
     client.meta.events.register_first(f"before-send.dynamodb.{operation}", hook)
+    client.meta.events.register_last("before-send", moto_back_on)
     return fired
 
 

@@ -245,23 +245,28 @@ def _one_fault(world: World, path: Path, fault: Any, case: str) -> None:
 
 
 @pytest.mark.parametrize("name", [n for n, p in PATHS.items() if p.operation == "put_item"])
-def test_the_client_absorbs_throttling_and_a_lost_response_by_itself(world: World, name: str,
-                                                                     no_backoff: None) -> None:
-    # Given the real client (standard retry mode, 3 attempts) under the store
+def test_the_client_absorbs_throttling_errors_timeouts_and_a_lost_response_by_itself(
+        world: World, name: str, no_backoff: None) -> None:
     path = PATHS[name]
-    path.prepare(world)
-    games_before, events_before = world.games(), world.event_ids()
-    # When the write is throttled once, then lands but its answer is lost, then is re-sent
-    fired = inject_before_send(world.client.real, "PutItem", ["pass"] * path.skip + ["throttle", "lost"])
-    reply = path.send(world)
-    # Then the caller sees one success, and one change with its events went in
-    assert fired == ["pass"] * path.skip + ["throttle", "lost"]
-    assert reply.status == (path.absorbed or path.ok), reply.text
-    if path.send is _sweep:
-        assert reply.text == "1"
-    assert world.games() != games_before
-    ids = world.event_ids()
-    assert len(ids) == len(set(ids)) and (len(ids) > len(events_before)) == path.emits
+    for faults in (["throttle", "lost"], ["internal", "timeout"]):
+        world.next_game()
+        # Given the real client (standard retry mode, 3 attempts) under the store
+        path.prepare(world)
+        games_before, events_before = world.games(), world.event_ids()
+        # When the game write fails twice inside the client (e.g. throttled, then it lands but its
+        # answer is lost) and the client's third attempt goes through
+        planned = ["pass"] * path.skip + faults
+        fired = inject_before_send(world.client.real, "PutItem", planned)
+        reply = path.send(world)
+        # Then the caller sees one success, and one change with its events went in
+        assert fired == planned, faults
+        expected = (path.absorbed or path.ok) if "lost" in faults else path.ok
+        assert reply.status == expected, (faults, reply.text)
+        if path.send is _sweep:
+            assert reply.text == "1", faults
+        assert world.games() != games_before, faults
+        ids = world.event_ids()
+        assert len(ids) == len(set(ids)) and (len(ids) > len(events_before)) == path.emits, faults
 
 
 def test_a_lost_move_response_resent_returns_the_same_200(world: World) -> None:
@@ -290,3 +295,18 @@ def test_a_failed_close_after_a_redemption_still_answers_201_and_the_sweeper_set
     assert _sweep(world).text == "0"
     index = boto3.client("dynamodb", region_name=REGION).scan(TableName=TEST_TABLE)["Items"]
     assert not [i for i in index if i["pk"]["S"].startswith("INVITE#") and "hold_pk" in i]
+
+
+def test_faults_on_every_attempt_inside_the_client_are_a_503_and_write_nothing(world: World,
+                                                                                 no_backoff: None) -> None:
+    # Given the real client, whose three attempts are throttled, fail inside, and time out
+    world.next_game()
+    fired = inject_before_send(world.client.real, "PutItem", ["throttle", "internal", "timeout"])
+    # When a run is created
+    reply = world.api.put(f"/v1/games/{world.game}", {"game_name": "Faults"})
+    # Then the caller is told to retry, and nothing reached the table
+    assert fired == ["throttle", "internal", "timeout"]
+    assert reply.status == 503 and reply.headers["retry-after"] == "1"
+    assert world.games() == []
+    # And the retry creates it
+    assert world.api.put(f"/v1/games/{world.game}", {"game_name": "Faults"}).status == 201

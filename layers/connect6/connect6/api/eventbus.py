@@ -26,7 +26,8 @@ logger = Logger(child=True)
 MAX_ENTRIES = 10  # PutEvents takes at most 10 entries
 # Standard retry mode (throttling and 5xx retried with backoff), short timeouts: a stuck call fails
 # the record, and the stream retries it, rather than holding the shard until the function times out.
-CLIENT_CONFIG = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=1, read_timeout=3)
+CLIENT_CONFIG = Config(retries={"total_max_attempts": 3, "mode": "standard"}, connect_timeout=1,
+                       read_timeout=3)
 
 
 class PublishFailed(Exception):

@@ -83,9 +83,13 @@ TRANSIENT_CODES = frozenset({
     "InternalFailure", "ServiceUnavailable", "ServiceUnavailableException", "LimitExceededException",
 })
 
-# Connect 1 s, read 2 s, 3 attempts with jittered backoff: a stuck call gives up well inside the
-# functions' timeouts (10 s; the move function 29 s) and the caller gets a 503 to retry.
-CLIENT_CONFIG = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=1, read_timeout=2)
+# Three attempts in all (``total_max_attempts``; botocore's ``max_attempts`` would count retries
+# only), connect 1 s, read 3 s, jittered backoff under 1 s then 2 s. Throttling and 5xx answers come
+# back at once, so they cost milliseconds; only a DynamoDB that accepts and never answers could
+# hold a request past the 10 s function timeout. A healthy call takes milliseconds (the local
+# server's moto, busy with many requests, may take a second or two: hence not tighter).
+CLIENT_CONFIG = Config(retries={"total_max_attempts": 3, "mode": "standard"}, connect_timeout=1,
+                       read_timeout=3)
 
 
 def _failed_condition(error: ClientError) -> bool:
