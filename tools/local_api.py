@@ -1095,6 +1095,9 @@ def main(argv: list[str] | None = None) -> int:
     schedules = threading.Thread(target=run_schedules, args=(service, args.sweep_seconds, stop),
                                  name="schedules", daemon=True)
     schedules.start()
+    import stream_pump  # the outbox: the table's stream feeds the event publisher, as in Lambda
+
+    stream_pump.start_local(service, stop, say)
     while not stop.wait(0.5):
         pass
     say("stopping…")

@@ -13,7 +13,7 @@ import pytest
 from moto import mock_aws
 
 from connect6.api import runtime
-from tests.integration.harness import REGION, TEST_BUS, Api, create_table, function_environment
+from tests.integration.harness import REGION, TEST_BUS, Api, create_table, event_pump, function_environment
 
 
 @pytest.fixture(autouse=True)
@@ -39,14 +39,18 @@ def aws_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class Published:
-    """What reached the event bus (through a catch-all rule into an SQS queue)."""
+    """What reached the event bus (through a catch-all rule into an SQS queue). The events go out
+    from the table's stream: ``drain`` first runs the stream-fed publisher over what is new."""
 
     def __init__(self, queue_url: str) -> None:
         self.queue_url = queue_url
         self.sqs = boto3.client("sqs", region_name=REGION)
         self.seen: list[dict[str, Any]] = []
+        self.pump = event_pump(boto3.client("dynamodb", region_name=REGION),
+                               boto3.client("dynamodbstreams", region_name=REGION))
 
     def drain(self) -> list[dict[str, Any]]:
+        self.pump.drain()
         while True:
             got = self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10)
             messages = got.get("Messages", [])

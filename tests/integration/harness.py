@@ -85,6 +85,8 @@ def create_table(client: Any, name: str = TEST_TABLE) -> None:
     }
     if "GlobalSecondaryIndexes" in props:
         args["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
+    if "StreamSpecification" in props:
+        args["StreamSpecification"] = {"StreamEnabled": True, **props["StreamSpecification"]}
     client.create_table(**args)
     ttl = props.get("TimeToLiveSpecification")
     if ttl:
@@ -148,6 +150,18 @@ def scheduled_functions() -> list[str]:
         if kinds & {"Schedule", "ScheduleV2"}:
             found.append(name)
     return found
+
+
+def event_pump(dynamodb: Any, streams: Any, table: str = TEST_TABLE, instance: str = "") -> Any:
+    """The table's stream feeding the template's stream-fed function (the outbox publisher), as
+    Lambda's event source mapping would (``tools/stream_pump.py``, options from the template)."""
+    from tools.stream_pump import StreamPump, pump_options, stream_sources
+
+    ((function, properties),) = stream_sources(template())
+    module = handler_module(function, instance)
+    stream_arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    return StreamPump(streams, stream_arn, lambda event: module.lambda_handler(event, FakeContext()),
+                      **pump_options(properties))
 
 
 class FakeContext:

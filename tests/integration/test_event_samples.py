@@ -1,5 +1,6 @@
 """Every sample event in events/ runs through its handler (the function template.yaml routes it
-to), in order, on one table: each gets the status the contract gives it."""
+to), in order, on one table: each gets the status the contract gives it. The stream sample (what
+Lambda hands the publish-events function: game writes with their outbox) publishes its events."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from pathlib import Path
 
 from connect6.api import runtime
 from tests.integration.conftest import Published
-from tests.integration.harness import ROOT, Api, FakeContext, handler_module, routes, scheduled_functions
+from tests.integration.harness import (
+    ROOT,
+    Api,
+    FakeContext,
+    handler_module,
+    routes,
+    scheduled_functions,
+    template,
+)
+from tools.stream_pump import matches, pump_options, stream_sources
 
 EVENTS = ROOT / "events"
 IDS = ["pl-ana-0000000000000000000001", "inv-0000000000000000000000002", "pl-ben-0000000000000000000003"]
@@ -30,6 +40,7 @@ def test_every_route_and_the_schedule_have_a_sample() -> None:
     keys = {json.loads(p.read_text()).get("routeKey") for p in _samples()}
     assert {f"{r.method} {r.path}" for r in routes()} <= keys
     assert any(json.loads(p.read_text()).get("source") == "aws.scheduler" for p in _samples())
+    assert any("Records" in json.loads(p.read_text()) for p in _samples())
 
 
 def test_every_handler_runs_on_its_sample(aws: Published) -> None:
@@ -38,6 +49,8 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
     api = Api()
     for path in _samples():
         event = json.loads(path.read_text())
+        if "Records" in event:
+            continue  # the stream sample: below
         if event.get("source") == "aws.scheduler":
             (function,) = scheduled_functions()
             result = handler_module(function).lambda_handler(event, FakeContext())
@@ -50,3 +63,20 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
     # The samples told a whole story: Ana invited Ben, opened, then resigned
     events = sorted(e["detail-type"] for e in aws.drain())
     assert events == ["game_finished", "game_started", "invite_redeemed", "turn_ready", "turn_ready"]
+
+
+def test_the_stream_sample_publishes_its_outbox(aws: Published) -> None:
+    # Given the stream sample (two game writes with their events), as the template's filter passes it
+    (path,) = [p for p in _samples() if "Records" in json.loads(p.read_text())]
+    event = json.loads(path.read_text())
+    ((function, properties),) = stream_sources(template())
+    (pattern,) = pump_options(properties)["filters"]
+    assert all(matches(json.loads(pattern), record) for record in event["Records"])
+    # When the publish-events function handles it
+    result = handler_module(function).lambda_handler(event, FakeContext())
+    # Then nothing failed, and the events went out in order with their ids
+    assert result == {"batchItemFailures": []}
+    delivered = [(e["detail-type"], e["detail"]["event_id"]) for e in aws.drain()]
+    outbox = [json.loads(r["dynamodb"]["NewImage"]["outbox"]["S"]) for r in event["Records"]]
+    assert delivered == [(e["type"], e["id"]) for change in outbox for e in change]
+    assert [t for t, _id in delivered] == ["invite_redeemed", "game_started", "turn_ready", "turn_ready"]

@@ -5,6 +5,7 @@ must be the contract's."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -185,3 +186,45 @@ def test_every_handler_module_imports(template: dict[str, Any], monkeypatch: pyt
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         assert callable(getattr(module, attribute)), name
+
+
+def test_the_outbox_is_delivered_from_the_tables_stream(template: dict[str, Any]) -> None:
+    # Given the games table and the one stream-fed function
+    (table_name,) = [n for n, r in template["Resources"].items() if r["Type"] == "AWS::DynamoDB::Table"]
+    table = template["Resources"][table_name]["Properties"]
+    assert table["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}
+    fed = [(name, event["Properties"]) for name, props in _functions(template).items()
+           for event in props.get("Events", {}).values() if event["Type"] == "DynamoDB"]
+    assert len(fed) == 1
+    name, source = fed[0]
+    # Then it reads that table's stream from the start, one batch per shard at a time, in order
+    assert source["Stream"] == {"Fn::GetAtt": [table_name, "StreamArn"]}
+    assert source["StartingPosition"] == "TRIM_HORIZON" and source.get("ParallelizationFactor", 1) == 1
+    # And reports partial batch failures, bisects crashes, retries until a record is half the stream's
+    # retention old, then hands its position to a queue
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert source["BisectBatchOnFunctionError"] is True
+    assert source["MaximumRetryAttempts"] == -1 and 0 < source["MaximumRecordAgeInSeconds"] <= 86400
+    destination = source["DestinationConfig"]["OnFailure"]
+    assert destination["Type"] == "SQS"
+    queue = destination["Destination"]["Fn::GetAtt"][0]
+    assert template["Resources"][queue]["Type"] == "AWS::SQS::Queue"
+    # And only game writes that carry events reach it
+    (pattern,) = [json.loads(f["Pattern"]) for f in source["FilterCriteria"]["Filters"]]
+    assert pattern["dynamodb"]["NewImage"]["outbox"] == {"S": [{"exists": True}]}
+    # And the function is Powertools batch processing of DynamoDB stream records
+    props = _functions(template)[name]
+    code = (ROOT / props["CodeUri"] / (props["Handler"].rpartition(".")[0] + ".py")).read_text()
+    assert "BatchProcessor(event_type=EventType.DynamoDBStreams" in code
+    assert "process_partial_response" in code
+
+
+def test_only_the_stream_fed_function_publishes_events(template: dict[str, Any]) -> None:
+    for name, props in _functions(template).items():
+        statements = [s for policy in props.get("Policies", []) for s in policy["Statement"]]
+        actions = [a for s in statements
+                   for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])]
+        fed = any(e["Type"] == "DynamoDB" for e in props.get("Events", {}).values())
+        assert ("events:PutEvents" in actions) == fed, name
+        if fed:
+            assert not [a for a in actions if a.startswith("dynamodb:")], name  # reads the stream only

@@ -55,14 +55,17 @@ def store() -> MemoryStore:
 
 
 @pytest.fixture
-def sink() -> ListSink:
-    return ListSink()
+def sink(store: MemoryStore) -> ListSink:
+    """What the store's stream delivers: each committed change's events, in commit order."""
+    delivered = ListSink()
+    store.subscribe(delivered)
+    return delivered
 
 
 @pytest.fixture
 def service(store: MemoryStore, sink: ListSink, clock: Clock) -> GameService:
     tokens = (f"token-{n}" for n in itertools.count(1))
-    return GameService(store, sink, clock=clock, computer=scan_computer, id_factory=Ids(),
+    return GameService(store, clock=clock, computer=scan_computer, id_factory=Ids(),
                        token_factory=lambda: next(tokens), colour_draw=lambda game: 1)
 
 

@@ -134,8 +134,9 @@ def test_redemption_racing_the_sweeper_exactly_one_wins() -> None:
     start = datetime(2026, 5, 1, 12, 0, tzinfo=__import__("datetime").UTC)
     invitee_clock, sweeper_clock = Clock(start), Clock(start)
     sink = ListSink()
-    invitee_side = GameService(store, sink, clock=invitee_clock, computer=scan_computer)
-    sweeper_side = GameService(store, sink, clock=sweeper_clock, computer=scan_computer)
+    store.subscribe(sink)
+    invitee_side = GameService(store, clock=invitee_clock, computer=scan_computer)
+    sweeper_side = GameService(store, clock=sweeper_clock, computer=scan_computer)
     invitee_side.put_run("run-1", "Sunday club", True)
     outcome = invitee_side.join("run-1", "Ana", "ana@example.com",
                                 Opponent("invite", name="Ben", email="ben@example.com"))

@@ -119,7 +119,7 @@ def test_moves_before_the_start_and_recap_before_the_end(service: GameService) -
 
 
 def test_the_computer_replies_in_the_same_call(store: MemoryStore, clock: Clock, sink: ListSink) -> None:
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
     outcome = service.submit_move("run-1", ana, 1, ["h8"])
@@ -137,16 +137,17 @@ class LosingStore(MemoryStore):
         super().__init__()
         self.intruder = None
 
-    def save_game(self, game, *, expected_version, expected_turn):
+    def save_game(self, game, *, expected_version, expected_turn, events=()):
         if self.intruder is not None:
             intruder, self.intruder = self.intruder, None
             intruder()
-        super().save_game(game, expected_version=expected_version, expected_turn=expected_turn)
+        super().save_game(game, expected_version=expected_version, expected_turn=expected_turn,
+                          events=events)
 
 
 def test_a_write_that_loses_the_race_is_decided_again(clock: Clock, sink: ListSink) -> None:
     store = LosingStore()
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com").player_id
     service.join("run-1", "Ben", "ben@example.com")
@@ -170,7 +171,7 @@ def test_the_store_condition_reports_the_current_game(store: MemoryStore, servic
 def test_a_full_board_without_six_is_a_draw(clock: Clock, sink: ListSink) -> None:
     # Given a prepared 6x6 position one stone short of full with no six anywhere
     store = MemoryStore()
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1,
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1,
                           board_size=6)
     service.put_run("run-1", "Tiny", True)
     ana = service.join("run-1", "Ana", "ana@example.com").player_id
@@ -221,7 +222,7 @@ def test_the_computer_winning_on_its_first_stone_is_stored_replayably(clock: Clo
         return [p for p in row if position.is_empty(p)][:2]
 
     store = MemoryStore()
-    service = GameService(store, sink, clock=clock, computer=finisher, colour_draw=lambda game: 1)
+    service = GameService(store, clock=clock, computer=finisher, colour_draw=lambda game: 1)
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
     # When Ana plays far away until the computer's turn can finish a1..f1
@@ -244,7 +245,7 @@ def test_the_computer_closes_a_game_with_a_closing_line_never_a_mid_game_one(
         store: MemoryStore, clock: Clock, sink: ListSink) -> None:
     # Given many runs (each seeds the computer's talk differently) where the computer, playing the
     # top row from the left, makes six on its third turn while Ana plays along the bottom row
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
     closing_lines = []
     for run in range(40):
         game_id = f"run-{run}"

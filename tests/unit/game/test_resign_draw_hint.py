@@ -44,7 +44,7 @@ def test_a_draw_needs_an_offer_and_an_acceptance(service: GameService, started) 
 
 
 def test_the_computer_declines_a_draw(store: MemoryStore, clock: Clock, sink: ListSink) -> None:
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1)
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
     assert service.draw("run-1", ana, "offer")["status"] == "in_progress"
@@ -52,7 +52,7 @@ def test_the_computer_declines_a_draw(store: MemoryStore, clock: Clock, sink: Li
 
 
 def test_a_hint_is_a_legal_move_for_the_player_to_move(store: MemoryStore, clock: Clock, sink) -> None:
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 1,
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1,
                           computer_budget_s=0.05)
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com").player_id

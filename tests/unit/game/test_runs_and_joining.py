@@ -79,7 +79,7 @@ def test_computer_drawn_black_plays_its_opening_at_once(store: MemoryStore, cloc
     from tests.unit.game.conftest import scan_computer
 
     # Given the draw gives the computer's seat (2) Black
-    service = GameService(store, sink, clock=clock, computer=scan_computer, colour_draw=lambda game: 2)
+    service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 2)
     service.put_run("run-1", "Sunday club", True)
     # When Ana joins against the computer
     outcome = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="hard"))

@@ -11,6 +11,7 @@ import pytest
 from moto import mock_aws
 
 from connect6.game import AlreadyExists, Game, IdempotencyRecord, InviteRef, VersionConflict
+from connect6.game.events import Event, decode_outbox
 from connect6.game.model import Turn
 from connect6.store import DynamoStore, MemoryStore
 from tests.integration.harness import REGION, create_table, table_properties
@@ -111,3 +112,35 @@ def test_an_idempotency_key_is_claimed_once(store) -> None:
     past = datetime.now(UTC) - timedelta(seconds=5)
     assert store.claim_request("k3", "fp", past) is None
     assert store.claim_request("k3", "fp", later) is None
+
+
+def _stored_outbox(store: MemoryStore | DynamoStore) -> list[Event]:
+    """The outbox stored on the game item (the attribute the table's stream carries)."""
+    if isinstance(store, MemoryStore):
+        text = store.items["GAME#g1"].get("outbox")
+    else:
+        item = store.client.get_item(TableName="t", Key={"pk": {"S": "GAME#g1"}, "sk": {"S": "GAME"}})["Item"]
+        text = item.get("outbox", {}).get("S")
+    return decode_outbox(text) if text else []
+
+
+def test_a_change_and_its_events_are_one_write(store) -> None:
+    # Given a game
+    game = _game()
+    store.create_game(game)
+    events = [Event("turn_ready", {"game_id": "g1", "move_number": 1}, "e-1", "2026-05-01T12:00:00Z"),
+              Event("game_finished", {"game_id": "g1"}, "e-2", "2026-05-01T12:00:00Z")]
+    # When a change with events is saved
+    game.version = 2
+    store.save_game(game, expected_version=1, expected_turn=0, events=events)
+    # Then they are stored with it, in order, ids and times kept
+    assert _stored_outbox(store) == events
+    # And a refused change stores neither itself nor its events
+    game.version = 3
+    with pytest.raises(VersionConflict):
+        store.save_game(game, expected_version=1, expected_turn=0,
+                        events=[Event("game_finished", {"game_id": "g1"}, "e-3", "2026-05-01T12:00:01Z")])
+    assert _stored_outbox(store) == events
+    # And a later change without events leaves no stale outbox behind (the stream would repeat it)
+    store.save_game(game, expected_version=2, expected_turn=0)
+    assert _stored_outbox(store) == []

@@ -1,7 +1,11 @@
-"""Publishes the domain's events to EventBridge (``PutEvents``, source ``connect6``).
+"""Publishes events to EventBridge (``PutEvents``, source ``connect6``) for the stream-fed
+publisher (``connect6.api.outbox``). Unlike the old after-the-write publishing, a failure here is
+raised: the events are safe in the table, and the stream hands them over again.
 
-The write that caused the events has already landed when they are published, so a failure here
-is logged and counted, never turned into an error for the caller.
+Each call sends one change's events in order. A refused entry (``FailedEntryCount``) is re-sent
+together with every entry after it, a few times, before giving up; entries already accepted may
+so arrive twice (consumers drop repeats by ``event_id``), never out of their change's order
+because of a later entry overtaking a refused one.
 """
 
 from __future__ import annotations
@@ -12,18 +16,31 @@ from typing import Any
 
 import boto3
 from aws_lambda_powertools import Logger
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
 
 from connect6.game.events import SOURCE, Event
 
 logger = Logger(child=True)
 
+MAX_ENTRIES = 10  # PutEvents takes at most 10 entries
+# Standard retry mode (throttling and 5xx retried with backoff), short timeouts: a stuck call fails
+# the record, and the stream retries it, rather than holding the shard until the function times out.
+CLIENT_CONFIG = Config(retries={"total_max_attempts": 3, "mode": "standard"}, connect_timeout=1,
+                       read_timeout=3)
 
-class EventBridgeSink:
-    def __init__(self, bus_name: str, client_factory: Callable[[], Any] | None = None) -> None:
+
+class PublishFailed(Exception):
+    """Some events were not accepted by the bus (after the retries)."""
+
+
+class EventBridgePublisher:
+    def __init__(self, bus_name: str, client_factory: Callable[[], Any] | None = None,
+                 attempts: int = 3) -> None:
         self.bus_name = bus_name
-        self._client_factory = client_factory or (lambda: boto3.client("events"))
+        self.attempts = attempts
+        self._client_factory = client_factory or (lambda: boto3.client("events", config=CLIENT_CONFIG))
         self._client: Any = None
-        self.failed = 0
 
     @property
     def client(self) -> Any:
@@ -31,19 +48,36 @@ class EventBridgeSink:
             self._client = self._client_factory()
         return self._client
 
+    @client.setter
+    def client(self, value: Any) -> None:
+        self._client = value
+
+    def entry(self, event: Event) -> dict[str, Any]:
+        return {"Source": SOURCE, "DetailType": event.detail_type, "EventBusName": self.bus_name,
+                "Detail": json.dumps(event.wire_detail(), separators=(",", ":"))}
+
     def publish(self, events: Sequence[Event]) -> None:
-        if not self.bus_name:
+        """Publish ``events`` in order, or raise :class:`PublishFailed`."""
+        if not self.bus_name or not events:
             return
-        entries = [{"Source": SOURCE, "DetailType": event.detail_type, "EventBusName": self.bus_name,
-                    "Detail": json.dumps(event.detail, separators=(",", ":"))} for event in events]
-        for start in range(0, len(entries), 10):  # PutEvents takes at most 10 entries
-            batch = entries[start:start + 10]
+        entries = [self.entry(event) for event in events]
+        for start in range(0, len(entries), MAX_ENTRIES):
+            self._put(entries[start:start + MAX_ENTRIES])
+
+    def _put(self, batch: list[dict[str, Any]]) -> None:
+        problem = ""
+        for _ in range(self.attempts):
             try:
                 response = self.client.put_events(Entries=batch)
-                failed = int(response.get("FailedEntryCount", 0))
-            except Exception:
-                logger.exception("publishing events failed", extra={"count": len(batch)})
-                failed = len(batch)
-            if failed:
-                self.failed += failed
-                logger.warning("events not published", extra={"failed": failed})
+            except (ClientError, BotoCoreError) as error:
+                problem = type(error).__name__
+                continue
+            results = response.get("Entries") or []
+            refused = next((i for i, r in enumerate(results) if r.get("ErrorCode")), None)
+            if refused is None and int(response.get("FailedEntryCount", 0)) == 0:
+                return
+            refused = refused if refused is not None else 0
+            problem = str(results[refused].get("ErrorCode", "FailedEntryCount")) if results else "refused"
+            batch = batch[refused:]  # the first refused entry and everything after it, in order
+        logger.warning("events not accepted by the bus", extra={"pending": len(batch), "problem": problem})
+        raise PublishFailed(f"{len(batch)} event(s) not accepted: {problem}")

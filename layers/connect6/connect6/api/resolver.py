@@ -1,8 +1,9 @@
 """The shared resolver setup for every HTTP function: Powertools ``APIGatewayHttpResolver`` with
 validation, and exception handlers that give every error the contract's shape:
 request-shape problems → 422 ``invalid_request``; domain errors → their status and code; an
-unknown route → 404 ``not_found``; anything unexpected → 500 ``internal_error`` (never from
-client input: that is a bug, and logged as one)."""
+unknown route → 404 ``not_found``; the store unavailable (throttled, failing, timing out after the
+client's retries) → 503 ``service_unavailable`` with ``Retry-After``; anything unexpected → 500
+``internal_error`` (never from client input: that is a bug, and logged as one)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from connect6.api.errors import ApiError, validation_error
 from connect6.api.responses import api_error_response, game_error_response, json_error
 from connect6.game.errors import GameError
+from connect6.game.repository import StoreUnavailable
 
 # Read-only routes add no metric; Powertools would warn about that on every such request.
 warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
 
+RETRY_AFTER_S = 1
 logger = Logger(service="connect6")
 tracer = Tracer(service="connect6")
 metrics = Metrics(namespace="Connect6", service="connect6")
@@ -98,6 +101,16 @@ def make_app() -> APIGatewayHttpResolver:
     @app.exception_handler(NotFoundError)
     def _not_found(error: NotFoundError) -> Response[Any]:
         return json_error(404, "not_found", "There is no such route.", None)
+
+    @app.exception_handler(StoreUnavailable)
+    def _unavailable(error: StoreUnavailable) -> Response[Any]:
+        # Every write is conditional and safe to re-send: the caller retries after a moment.
+        logger.warning("store unavailable", extra={"operation": error.operation, "reason": error.reason})
+        metrics.add_metric(name="StoreUnavailable", unit="Count", value=1)
+        response = json_error(503, "service_unavailable",
+                              "The service is briefly overloaded; please try again in a moment.")
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response
 
     @app.exception_handler(Exception)
     def _unexpected(error: Exception) -> Response[Any]:

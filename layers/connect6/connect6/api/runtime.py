@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from connect6.api.config import Settings
-from connect6.api.eventbus import EventBridgeSink
+from connect6.api.eventbus import EventBridgePublisher
 from connect6.game.service import GameService
 from connect6.store.dynamo import DynamoStore
 
 _service: GameService | None = None
+_publisher: EventBridgePublisher | None = None
 _settings: Settings | None = None
 _overrides: dict[str, Any] = {}
 
@@ -35,14 +36,23 @@ def service() -> GameService:
         options: dict[str, Any] = {"computer_budget_s": config.computer_budget_s,
                                    "board_size": config.board_size}
         options.update(_overrides)
-        _service = GameService(store, EventBridgeSink(config.event_bus_name), **options)
+        _service = GameService(store, **options)
     return _service
+
+
+def publisher() -> EventBridgePublisher:
+    """The stream-fed publisher's EventBridge side (the game functions never publish)."""
+    global _publisher
+    if _publisher is None:
+        _publisher = EventBridgePublisher(settings().event_bus_name)
+    return _publisher
 
 
 def configure(**overrides: Any) -> None:
     """Rebuild the service on next use (new settings from the environment, these overrides)."""
-    global _service, _settings
+    global _service, _settings, _publisher
     _overrides.clear()
     _overrides.update(overrides)
     _service = None
     _settings = None
+    _publisher = None

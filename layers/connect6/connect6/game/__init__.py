@@ -13,6 +13,7 @@ from connect6.game.repository import (
     InviteRef,
     Repository,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 from connect6.game.service import GameService, JoinOutcome, MoveOutcome, Opponent, RedeemOutcome, hash_token
@@ -40,6 +41,7 @@ __all__ = [
     "SeatState",
     "Status",
     "StoreError",
+    "StoreUnavailable",
     "VersionConflict",
     "hash_token",
     "iso",

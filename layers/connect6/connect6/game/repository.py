@@ -3,15 +3,28 @@ the in-memory fake (``connect6.store``) both implement :class:`Repository` with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from connect6.game.events import Event
 from connect6.game.model import Game
 
 
 class StoreError(Exception):
     """Base of the store's typed errors."""
+
+
+class StoreUnavailable(StoreError):
+    """The store did not answer in time or refused for load (throttling, an internal error, a
+    timeout) even after the client's own retries. Whether the write landed is unknown to the
+    caller; every write is conditional and idempotent to re-send, so the request can be retried."""
+
+    def __init__(self, operation: str, reason: str) -> None:
+        super().__init__(f"{operation}: {reason}")
+        self.operation = operation
+        self.reason = reason
 
 
 class VersionConflict(StoreError):
@@ -57,9 +70,12 @@ class Repository(Protocol):
     def create_game(self, game: Game) -> None:
         """Write a new game; :class:`AlreadyExists` when one is there."""
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int) -> None:
+    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+                  events: Sequence[Event] = ()) -> None:
         """Replace the game only if the stored one has ``expected_version`` and ``expected_turn``;
-        otherwise :class:`VersionConflict`. ``game.version`` is the new version."""
+        otherwise :class:`VersionConflict`. ``game.version`` is the new version. ``events`` (the
+        change's outbox, stamped) are stored in the same write: both land or neither does, and the
+        store's stream hands them to the publisher in the order of the game's writes."""
 
     def put_invite(self, ref: InviteRef) -> None:
         """Index a new invitation (token hash → game) and put it in the expiry index."""

@@ -1,18 +1,21 @@
 """The game type's use cases over a :class:`Repository`: runs, joining, invitations, turns, the
 computer's replies, sheets, recap, the invite sweeper. Pure logic: no HTTP, no AWS.
 
-Every change is one conditional write of the game record (version and turn in the condition).
-When a write loses, the use case reloads and decides again, so a request either lands whole
-or is refused with a :class:`GameError` having changed nothing.
+Every change is one conditional write of the game record (version and turn in the condition),
+carrying the change's events (the outbox: delivered from the store's stream, never published
+here). When a write loses, the use case reloads and decides again, so a request either lands
+whole, with its events, or is refused with a :class:`GameError` having changed nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import random
 import secrets
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 from connect6.game import events as ev
 from connect6.game import views
 from connect6.game.errors import ErrorCode, GameError
-from connect6.game.events import Event, EventSink, ListSink
+from connect6.game.events import Event
 from connect6.game.model import (
     HOLD_HOURS,
     Game,
@@ -32,10 +35,11 @@ from connect6.game.model import (
     SeatState,
     Status,
     Turn,
+    iso,
     utc_now,
 )
 from connect6.game.phrases import COMPUTER_CLOSING_PHRASES, COMPUTER_PHRASES, PHRASES
-from connect6.game.repository import AlreadyExists, InviteRef, Repository, VersionConflict
+from connect6.game.repository import AlreadyExists, InviteRef, Repository, StoreError, VersionConflict
 from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
 
@@ -126,7 +130,6 @@ class GameService:
     def __init__(
         self,
         repo: Repository,
-        events: EventSink | None = None,
         *,
         clock: Callable[[], datetime] = utc_now,
         computer: Computer = default_computer,
@@ -134,10 +137,11 @@ class GameService:
         colour_draw: Callable[[Game], int] = system_colour_draw,
         id_factory: Callable[[], str] = new_id,
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+        event_id_factory: Callable[[], str] = lambda: str(uuid.uuid4()),
         board_size: int = 15,
     ) -> None:
         self.repo = repo
-        self.events: EventSink = events if events is not None else ListSink()
+        self.event_id_factory = event_id_factory
         self.clock = clock
         self.computer = computer
         self.computer_budget_s = computer_budget_s
@@ -160,10 +164,14 @@ class GameService:
                             "player_id")
         return seat
 
-    def _save(self, before: Game, after: Game, now: datetime) -> None:
+    def _save(self, before: Game, after: Game, now: datetime, work: _Work) -> None:
+        """The one conditional write of a change, with its events (stamped with an id and time)."""
         after.version = before.version + 1
         after.updated_at = now
-        self.repo.save_game(after, expected_version=before.version, expected_turn=before.turn)
+        occurred = iso(now) or ""
+        events = [event.stamped(self.event_id_factory(), occurred) for event in work.events]
+        self.repo.save_game(after, expected_version=before.version, expected_turn=before.turn,
+                            events=events)
 
     def _retrying(self, attempt: Callable[[], _T]) -> _T:
         """Optimistic concurrency: ``attempt`` reads the game, decides and writes conditionally; when
@@ -174,10 +182,6 @@ class GameService:
             except (VersionConflict, AlreadyExists):
                 continue
         raise GameError(ErrorCode.BUSY, "The game is busy; please try again.")
-
-    def _publish(self, events: list[Event]) -> None:
-        if events:
-            self.events.publish(events)
 
     @staticmethod
     def _copy(game: Game) -> Game:
@@ -277,8 +281,7 @@ class GameService:
             started = all(seat.state is SeatState.TAKEN for seat in new.seats)
             if started:
                 self._start(new, now, work)
-            self._save(game, new, now)
-            self._publish(work.events)
+            self._save(game, new, now, work)
             return JoinOutcome(player_id=player_id, seat=mine.seat, game=views.game_view(new, now),
                                invite=invite_out, started=started, computer_think_s=work.think_s)
 
@@ -352,9 +355,10 @@ class GameService:
             self._release_expired(new, now, work)
             if all(s.state is SeatState.TAKEN for s in new.seats):
                 self._start(new, now, work)
-            self._save(game, new, now)
-            self.repo.close_invite(token_hash)
-            self._publish(work.events)
+            self._save(game, new, now, work)
+            # Housekeeping only: if it fails, the sweeper settles a redeemed invitation's index entry.
+            with contextlib.suppress(StoreError):
+                self.repo.close_invite(token_hash)
             return RedeemOutcome(player_id, views.game_view(new, now), work.think_s)
 
         return self._retrying(attempt)
@@ -386,11 +390,10 @@ class GameService:
                         "game_id": game.game_id, "invite_id": invite.invite_id, "seat": invite.seat,
                         "invitee_name": invite.invitee_name}))
                 try:
-                    self._save(game, new, now)
+                    self._save(game, new, now, work)
                 except VersionConflict:
                     continue
                 sweep.released += 1
-                self._publish(work.events)
                 settled = True
                 break
             if settled:
@@ -495,8 +498,7 @@ class GameService:
             if not new.is_over and opponent.kind is Kind.COMPUTER:
                 self._computer_turn(new, position, now, work)
             self._after_turn(new, position, work)
-            self._save(game, new, now)
-            self._publish(work.events)
+            self._save(game, new, now, work)
             return MoveOutcome(views.move_result(new, move_number, new.seat(seat.seat)), replayed=False,
                                finished=new.is_over, computer_think_s=work.think_s)
 
@@ -564,8 +566,7 @@ class GameService:
             assert seat.colour is not None
             new.status, new.winner, new.end_reason = Status.COMPLETED, seat.colour.other, "resigned"
             self._finished(new, now, work)
-            self._save(game, new, now)
-            self._publish(work.events)
+            self._save(game, new, now, work)
             return views.game_view(new, now)
 
         return self._retrying(attempt)
@@ -603,8 +604,7 @@ class GameService:
                 if action == "accept":
                     new.status, new.end_reason = Status.DRAW, "agreed"
                     self._finished(new, now, work)
-            self._save(game, new, now)
-            self._publish(work.events)
+            self._save(game, new, now, work)
             return views.game_view(new, now)
 
         return self._retrying(attempt)

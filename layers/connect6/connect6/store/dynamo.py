@@ -1,15 +1,24 @@
 """The DynamoDB repository: conditional writes only, typed errors.
 
-Every game change is one ``PutItem`` conditioned on the stored ``version`` and ``turn``; a lost
-race comes back as :class:`VersionConflict` carrying the stored game from
-``ReturnValuesOnConditionCheckFailure=ALL_OLD`` (no second read). The client is created lazily
-from the standard configuration (region, credentials, ``AWS_ENDPOINT_URL_DYNAMODB``), so the
-same code talks to DynamoDB in Lambda and to moto on 127.0.0.1 in tests and the local server.
+Every game change is one ``PutItem`` conditioned on the stored ``version`` and ``turn``, with the
+change's events in the item's ``outbox`` attribute (the table's stream carries them to the
+publisher; see ``connect6.api.outbox``); a lost race comes back as :class:`VersionConflict`
+carrying the stored game from ``ReturnValuesOnConditionCheckFailure=ALL_OLD`` (no second read).
+
+Faults: the client retries throttling, internal errors and timeouts itself (standard mode, short
+timeouts). A write whose response was lost is re-sent by that retry and then fails its own
+condition; when the stored item is exactly the one this call wrote (same version, same outbox
+event ids), the write landed and counts as done. What is still failing after the retries becomes
+:class:`StoreUnavailable` (the API answers 503 with Retry-After).
+
+The client is created lazily from the standard configuration (region, credentials,
+``AWS_ENDPOINT_URL_DYNAMODB``), so the same code talks to DynamoDB in Lambda and to moto on
+127.0.0.1 in tests and the local server.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -17,10 +26,19 @@ from typing import Any
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, HTTPClientError
+from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
+from connect6.game.events import Event, encode_outbox
 from connect6.game.model import Game, parse_iso
-from connect6.game.repository import AlreadyExists, IdempotencyRecord, InviteRef, StoreError, VersionConflict
+from connect6.game.repository import (
+    AlreadyExists,
+    IdempotencyRecord,
+    InviteRef,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
 from connect6.store.keys import (
     DEFAULT_HOLDS_INDEX,
     GAME_SK,
@@ -58,8 +76,44 @@ def from_item(item: dict[str, Any]) -> dict[str, Any]:
     return {k: _plain(_deserializer.deserialize(v)) for k, v in item.items()}
 
 
+# Error codes that mean "not now" rather than "never": throttling, contention, the service's own faults.
+TRANSIENT_CODES = frozenset({
+    "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
+    "TransactionConflictException", "TransactionInProgressException", "InternalServerError",
+    "InternalFailure", "ServiceUnavailable", "ServiceUnavailableException", "LimitExceededException",
+})
+
+# Three attempts in all (``total_max_attempts``; botocore's ``max_attempts`` would count retries
+# only), connect 1 s, read 3 s, jittered backoff under 1 s then 2 s. Throttling and 5xx answers come
+# back at once, so they cost milliseconds; only a DynamoDB that accepts and never answers could
+# hold a request past the 10 s function timeout. A healthy call takes milliseconds (the local
+# server's moto, busy with many requests, may take a second or two: hence not tighter).
+CLIENT_CONFIG = Config(retries={"total_max_attempts": 3, "mode": "standard"}, connect_timeout=1,
+                       read_timeout=3)
+
+
 def _failed_condition(error: ClientError) -> bool:
     return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+def _unavailable(operation: str, error: Exception) -> StoreUnavailable | None:
+    """The store's typed error for a transient fault, or None when ``error`` is something else."""
+    if isinstance(error, ClientError):
+        code = str(error.response.get("Error", {}).get("Code", ""))
+        status = int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+        if code in TRANSIENT_CODES or status >= 500:
+            return StoreUnavailable(operation, code or f"HTTP {status}")
+        return None
+    if isinstance(error, (BotocoreConnectionError, HTTPClientError)):
+        return StoreUnavailable(operation, type(error).__name__)
+    return None
+
+
+def _is_ours(error: ClientError, item: dict[str, Any]) -> bool:
+    """A conditional put refused because the stored item is exactly ``item``: this very write
+    landed on an earlier attempt whose response was lost."""
+    old = error.response.get("Item")
+    return bool(old) and from_item(old) == from_item(item)
 
 
 def _old_item(error: ClientError) -> dict[str, Any] | None:
@@ -72,9 +126,7 @@ class DynamoStore:
                  client_factory: Callable[[], Any] | None = None) -> None:
         self.table_name = table_name
         self.holds_index = holds_index
-        self._client_factory = client_factory or (lambda: boto3.client(
-            "dynamodb", config=Config(retries={"max_attempts": 3, "mode": "standard"},
-                                      connect_timeout=2, read_timeout=5)))
+        self._client_factory = client_factory or (lambda: boto3.client("dynamodb", config=CLIENT_CONFIG))
         self._client: Any = None
 
     @property
@@ -83,9 +135,23 @@ class DynamoStore:
             self._client = self._client_factory()
         return self._client
 
+    @client.setter
+    def client(self, value: Any) -> None:
+        self._client = value
+
+    def _call(self, operation: str, **kwargs: Any) -> Any:
+        """One client call; transient faults (after the client's own retries) become
+        :class:`StoreUnavailable`, a refused condition stays a ``ClientError`` for the caller."""
+        try:
+            return getattr(self.client, operation)(TableName=self.table_name, **kwargs)
+        except (ClientError, BotocoreConnectionError, HTTPClientError) as error:
+            unavailable = _unavailable(operation, error)
+            if unavailable is not None:
+                raise unavailable from error
+            raise
+
     def _get(self, pk: str, sk: str) -> dict[str, Any] | None:
-        response = self.client.get_item(TableName=self.table_name, Key=to_item({"pk": pk, "sk": sk}),
-                                        ConsistentRead=True)
+        response = self._call("get_item", Key=to_item({"pk": pk, "sk": sk}), ConsistentRead=True)
         item = response.get("Item")
         return from_item(item) if item else None
 
@@ -94,30 +160,39 @@ class DynamoStore:
         data = self._get(game_pk(game_id), GAME_SK)
         return Game.from_dict(data) if data is not None else None
 
-    def _game_item(self, game: Game) -> dict[str, Any]:
-        return to_item({"pk": game_pk(game.game_id), "sk": GAME_SK, **game.to_dict()})
+    def _game_item(self, game: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
+        data = {"pk": game_pk(game.game_id), "sk": GAME_SK, **game.to_dict()}
+        if events:
+            data["outbox"] = encode_outbox(events)  # the stream's filter passes only items with one
+        return to_item(data)
 
     def create_game(self, game: Game) -> None:
+        item = self._game_item(game)
         try:
-            self.client.put_item(TableName=self.table_name, Item=self._game_item(game),
-                                 ConditionExpression="attribute_not_exists(pk)",
-                                 ReturnValuesOnConditionCheckFailure="ALL_OLD")
+            self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)",
+                       ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as error:
             if _failed_condition(error):
+                # Not "ours" even when identical: two creates of the same run are two requests
+                # (the service answers the second, or a re-sent lost one, 200 "already there").
                 old = _old_item(error)
                 raise AlreadyExists(game_pk(game.game_id), Game.from_dict(old) if old else None) from error
             raise StoreError(str(error)) from error
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int) -> None:
+    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+                  events: Sequence[Event] = ()) -> None:
+        item = self._game_item(game, events)
         try:
-            self.client.put_item(
-                TableName=self.table_name, Item=self._game_item(game),
+            self._call(
+                "put_item", Item=item,
                 ConditionExpression="#version = :version AND #turn = :turn",
                 ExpressionAttributeNames={"#version": "version", "#turn": "turn"},
                 ExpressionAttributeValues=to_item({":version": expected_version, ":turn": expected_turn}),
                 ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as error:
             if _failed_condition(error):
+                if _is_ours(error, item):
+                    return
                 old = _old_item(error)
                 raise VersionConflict(game.game_id, Game.from_dict(old) if old else None) from error
             raise StoreError(str(error)) from error
@@ -129,10 +204,11 @@ class DynamoStore:
                 "expires_at": ref.expires_at.isoformat(), "hold_pk": HOLD_PK_VALUE,
                 "hold_expires": epoch_ms(ref.expires_at), "ttl": epoch_s(ref.expires_at + INVITE_TTL)}
         try:
-            self.client.put_item(TableName=self.table_name, Item=to_item(item),
-                                 ConditionExpression="attribute_not_exists(pk)")
+            self._call("put_item", Item=to_item(item), ConditionExpression="attribute_not_exists(pk)")
         except ClientError as error:
             if _failed_condition(error):
+                # A lost response re-sent lands here too: the join then retries with a fresh
+                # token, and the first entry points at no invitation (ignored, swept).
                 raise AlreadyExists(invite_pk(ref.token_hash)) from error
             raise StoreError(str(error)) from error
 
@@ -147,8 +223,8 @@ class DynamoStore:
         return self._ref(data) if data is not None else None
 
     def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
-        response = self.client.query(
-            TableName=self.table_name, IndexName=self.holds_index, Limit=limit,
+        response = self._call(
+            "query", IndexName=self.holds_index, Limit=limit,
             KeyConditionExpression="#hold = :hold AND #expires <= :now",
             ExpressionAttributeNames={"#hold": "hold_pk", "#expires": "hold_expires"},
             ExpressionAttributeValues=to_item({":hold": HOLD_PK_VALUE, ":now": epoch_ms(now)}))
@@ -156,8 +232,8 @@ class DynamoStore:
 
     def close_invite(self, token_hash: str) -> None:
         try:
-            self.client.update_item(
-                TableName=self.table_name, Key=to_item({"pk": invite_pk(token_hash), "sk": INVITE_SK}),
+            self._call(
+                "update_item", Key=to_item({"pk": invite_pk(token_hash), "sk": INVITE_SK}),
                 UpdateExpression="REMOVE #hold, #expires",
                 ConditionExpression="attribute_exists(pk)",
                 ExpressionAttributeNames={"#hold": "hold_pk", "#expires": "hold_expires"})

@@ -1,14 +1,21 @@
 """An in-memory :class:`~connect6.game.Repository` that enforces the DynamoDB store's conditions
 (version and turn on every game write, create-if-absent, single claim of an idempotency key), so
-the domain's conflict paths are tested without AWS. Thread-safe."""
+the domain's conflict paths are tested without AWS. Thread-safe.
+
+Outbox semantics as in DynamoDB: a game write stores its events with it (in ``outbox``, the
+attribute the DynamoDB store writes), a refused write stores nothing, and ``stream`` lists each
+committed change's events in commit order, like the table's stream. Subscribers (``subscribe``)
+get them as each write commits, standing in for the stream-fed publisher."""
 
 from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from connect6.game.events import Event, EventSink, encode_outbox
 from connect6.game.model import Game, parse_iso
 from connect6.game.repository import AlreadyExists, IdempotencyRecord, InviteRef, VersionConflict
 from connect6.store.keys import epoch_ms, epoch_s, game_pk, idem_pk, invite_pk
@@ -19,6 +26,13 @@ class MemoryStore:
         self._lock = threading.RLock()
         self.items: dict[str, dict[str, Any]] = {}
         self.writes = 0
+        self.stream: list[Event] = []  # every committed change's events, in commit order
+        self._subscribers: list[EventSink] = []
+
+    def subscribe(self, sink: EventSink) -> None:
+        """Deliver each committed change's events to ``sink`` (in commit order)."""
+        with self._lock:
+            self._subscribers.append(sink)
 
     # ------------------------------------------------------------------ games
     def get_game(self, game_id: str) -> Game | None:
@@ -34,15 +48,23 @@ class MemoryStore:
             self.items[key] = game.to_dict()
             self.writes += 1
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int) -> None:
+    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+                  events: Sequence[Event] = ()) -> None:
         with self._lock:
             key = game_pk(game.game_id)
             old = self.items.get(key)
             if old is None or old["version"] != expected_version or old["turn"] != expected_turn:
                 current = Game.from_dict(copy.deepcopy(old)) if old is not None else None
                 raise VersionConflict(game.game_id, current)
-            self.items[key] = game.to_dict()
+            item = game.to_dict()
+            if events:
+                item["outbox"] = encode_outbox(events)
+            self.items[key] = item
             self.writes += 1
+            if events:
+                self.stream.extend(events)
+                for sink in self._subscribers:
+                    sink.publish(list(events))
 
     # ------------------------------------------------------------------ invitations
     def put_invite(self, ref: InviteRef) -> None:
