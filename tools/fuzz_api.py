@@ -59,17 +59,28 @@ def _post_json(url: str, body: Any) -> dict[str, Any]:
         return json.loads(response.read())
 
 
-def seed(base_url: str, game_id: str = "fuzz-run") -> dict[str, str]:
-    """A run with a human in seat 1 and an invitation holding seat 2: real ids for the fuzzer."""
-    request = urllib.request.Request(f"{base_url}/v1/games/{game_id}", method="PUT",
-                                     data=json.dumps({"game_name": "Fuzz", "allow_computer_opponents": True})
-                                     .encode(), headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).read()
-    joined = _post_json(f"{base_url}/v1/games/{game_id}/players", {
-        "name": "Ana", "email": "ana@example.com",
-        "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com", "note": "hi"}})
-    token = joined["invite"]["url"].rsplit("/", 1)[1]
-    return {"game_id": game_id, "player_id": joined["player_id"], "token": token}
+def seed(base_url: str, prefix: str = "fuzz") -> dict[str, str]:
+    """Real ids for the fuzzer: a game in progress between two humans (its game id and the
+    player id of the seat to move), and a pending invitation's token from a second run."""
+    def put(game_id: str) -> None:
+        request = urllib.request.Request(
+            f"{base_url}/v1/games/{game_id}", method="PUT", headers={"Content-Type": "application/json"},
+            data=json.dumps({"game_name": "Fuzz", "allow_computer_opponents": True}).encode())
+        urllib.request.urlopen(request, timeout=30).read()
+
+    invite = {"name": "Ana", "email": "ana@example.com",
+              "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com", "note": "hi"}}
+    put(f"{prefix}-play")
+    playing = _post_json(f"{base_url}/v1/games/{prefix}-play/players", invite)
+    token = playing["invite"]["url"].rsplit("/", 1)[1]
+    redeemed = _post_json(f"{base_url}/v1/invites/{token}", {"name": "Ben"})
+    to_move = redeemed["game"]["to_move"]["colour"]
+    seats = {s["colour"]: s["seat"] for s in redeemed["game"]["seats"]}
+    player = playing["player_id"] if seats[to_move] == playing["seat"] else redeemed["player_id"]
+    put(f"{prefix}-wait")
+    waiting = _post_json(f"{base_url}/v1/games/{prefix}-wait/players", invite)
+    return {"game_id": f"{prefix}-play", "player_id": player,
+            "token": waiting["invite"]["url"].rsplit("/", 1)[1]}
 
 
 def served_document(base_url: str) -> dict[str, Any]:
