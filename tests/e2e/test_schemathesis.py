@@ -14,6 +14,7 @@ import pytest
 from tests.e2e.harness import ROOT, LocalServer, missing_handlers, start_server
 
 sys.path.insert(0, str(ROOT / "tools"))
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 EXAMPLES = 55  # per route, generation mode and id set: about 2,200 requests
 

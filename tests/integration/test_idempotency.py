@@ -4,8 +4,10 @@ request killed mid-way, what is (not) stored, and no raw invitation token anywhe
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
+import types
 from typing import Any
 
 import boto3
@@ -99,27 +101,70 @@ def test_a_retry_while_the_first_runs_is_409_with_retry_after(aws: Any) -> None:
     assert int(error.headers["Retry-After"]) > 0
 
 
-def test_a_request_killed_mid_way_frees_its_key_when_the_invocation_time_is_up(aws: Any) -> None:
-    # Given a request whose invocation has 400 ms left, killed while it runs (the claim stays)
+class Clock:
+    """Powertools' idempotency reads the time with ``datetime.now()``: this clock stands in for it
+    (and for the fake Lambda context), so the test moves time instead of sleeping."""
+
+    def __init__(self) -> None:
+        self.offset = datetime.timedelta(0)
+        clock = self
+
+        class Now(datetime.datetime):
+            @classmethod
+            def now(cls, tz: Any = None) -> Any:
+                return datetime.datetime.now(tz) + clock.offset
+
+        self.module = types.SimpleNamespace(datetime=Now, timedelta=datetime.timedelta)
+
+    def context(self, remaining_ms: int) -> Any:
+        ends_at = self.module.datetime.now() + datetime.timedelta(milliseconds=remaining_ms)
+        clock = self
+
+        class Context:
+            def get_remaining_time_in_millis(self) -> int:
+                left = ends_at - clock.module.datetime.now()
+                return max(0, int(left.total_seconds() * 1000))
+
+        return Context()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    import aws_lambda_powertools.utilities.idempotency.base as handler_module
+    import aws_lambda_powertools.utilities.idempotency.persistence.base as persistence_module
+    import aws_lambda_powertools.utilities.idempotency.persistence.datarecord as record_module
+    import aws_lambda_powertools.utilities.idempotency.persistence.dynamodb as dynamodb_module
+
+    fake = Clock()
+    for module in (handler_module, persistence_module, record_module, dynamodb_module):
+        monkeypatch.setattr(module, "dt", fake.module)
+    return fake
+
+
+def test_a_request_killed_mid_way_frees_its_key_when_the_invocation_time_is_up(
+        aws: Any, clock: Clock) -> None:
+    # Given a request whose invocation has 3 s left, killed while it runs (the claim stays)
     def killed() -> Response[Any]:
         raise Killed()
 
     with pytest.raises(Killed):
-        _run("k", {"a": 1}, killed, context=FakeContext(400))
+        _run("k", {"a": 1}, killed, context=clock.context(3_000))
     (record,) = _records()
     assert record["status"]["S"] == "INPROGRESS"
-    in_progress_until_ms = int(record["in_progress_expiry"]["N"])
-    assert in_progress_until_ms - time.time() * 1000 < 1000  # the invocation's time, not a day
-    # When it is retried during that time: 409, nothing runs
+    claimed_for_ms = int(record["in_progress_expiry"]["N"]) - clock.module.datetime.now().timestamp() * 1000
+    assert 0 < claimed_for_ms <= 3_000  # the invocation's time, not the record's day
+    # When it is retried within that time: 409 with Retry-After, nothing runs
     calls: list[int] = []
+    clock.offset = datetime.timedelta(seconds=2)
     with pytest.raises(ApiError) as caught:
-        _run("k", {"a": 1}, _ok(calls))
+        _run("k", {"a": 1}, _ok(calls), context=clock.context(29_000))
     assert caught.value.code == "request_in_progress" and calls == []
     # Then, once the invocation's time has passed, the retry with the same key runs and succeeds
-    time.sleep(max(0.0, in_progress_until_ms / 1000 - time.time()) + 0.05)
-    retried = _run("k", {"a": 1}, _ok(calls))
+    clock.offset = datetime.timedelta(seconds=4)
+    retried = _run("k", {"a": 1}, _ok(calls), context=clock.context(29_000))
     assert retried.status_code == 201 and calls == [1]
-    assert _run("k", {"a": 1}, _ok(calls)).headers["Idempotent-Replayed"] == "true" and calls == [1]
+    replay = _run("k", {"a": 1}, _ok(calls), context=clock.context(29_000))
+    assert replay.headers["Idempotent-Replayed"] == "true" and calls == [1]
 
 
 def test_refusals_and_transient_failures_are_never_stored(aws: Any) -> None:
@@ -208,3 +253,16 @@ def test_every_mutating_route_documents_the_header(aws: Any) -> None:
         document = json.loads(handler_module(route.function).app.get_openapi_json_schema())
         parameters = document["paths"][route.path][route.method.lower()].get("parameters", [])
         assert any(p["in"] == "header" and p["name"].lower() == "idempotency-key" for p in parameters), route
+
+
+def test_without_a_lambda_context_a_claim_still_lasts_seconds_not_a_day(aws: Any) -> None:
+    layer = idempotency.persistence(TEST_TABLE)
+
+    def killed() -> Response[Any]:
+        raise Killed()
+
+    with pytest.raises(Killed):
+        idempotency.run(layer, "no-context", "POST", "/p", {}, killed, lambda_context=None)
+    (record,) = _records()
+    left_ms = int(record["in_progress_expiry"]["N"]) - time.time() * 1000
+    assert 0 < left_ms <= idempotency.DEFAULT_IN_PROGRESS_MS

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -48,6 +49,7 @@ KEY_PATTERN = r"^[!-~]{1,128}$"
 EXPIRES_AFTER_S = 24 * 60 * 60
 """A completed request is replayed for a day; an in-progress claim lasts the invocation's time."""
 RETRY_AFTER_S = 2
+DEFAULT_IN_PROGRESS_MS = 30_000
 STATIC_PK = "IDEMPOTENCY"
 KEY_PREFIX = "connect6"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -98,9 +100,21 @@ def _config(lambda_context: Any, on_replay: IdempotentHookFunction) -> Idempoten
         event_key_jmespath="[method, path, key]", payload_validation_jmespath="body",
         raise_on_no_idempotency_key=True, expires_after_seconds=EXPIRES_AFTER_S, hash_function="sha256",
         response_hook=on_replay)
-    if lambda_context is not None and hasattr(lambda_context, "get_remaining_time_in_millis"):
-        config.register_lambda_context(lambda_context)
+    if lambda_context is None or not hasattr(lambda_context, "get_remaining_time_in_millis"):
+        lambda_context = _Deadline(DEFAULT_IN_PROGRESS_MS)
+    config.register_lambda_context(lambda_context)
     return config
+
+
+class _Deadline:
+    """Stands in for a Lambda context where there is none (a script, a test): the in-progress claim
+    lasts this long, never the record's whole day."""
+
+    def __init__(self, remaining_ms: int) -> None:
+        self.ends_at = time.monotonic() + remaining_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self.ends_at - time.monotonic()) * 1000))
 
 
 def run(layer: DynamoDBPersistenceLayer, key: str | None, method: str, path: str, body: Any,
