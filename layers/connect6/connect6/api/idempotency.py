@@ -11,7 +11,7 @@ Only a success (2xx) is stored and replayed. Anything else — a refusal (4xx), 
 — raises out of the idempotent call, so Powertools deletes the claim and the next retry runs
 afresh. A concurrent retry of a running request is ``409 request_in_progress`` with
 ``Retry-After``; the same key with another body is ``422 idempotency_key_reused``; a failure of
-the idempotency store itself is ``503 temporarily_unavailable`` with ``Retry-After``.
+the idempotency store itself is ``503 service_unavailable`` with ``Retry-After``.
 
 A stored response may be *sealed* before it is written and *unsealed* on replay: the join
 response's invitation URL carries a raw token, which is never stored; the record keeps the URL
@@ -153,7 +153,7 @@ def run(layer: DynamoDBPersistenceLayer, key: str | None, method: str, path: str
                        "A request with this Idempotency-Key is still being processed; retry shortly.", HEADER,
                        headers={"Retry-After": str(RETRY_AFTER_S)}) from error
     except IdempotencyPersistenceLayerError as error:
-        raise ApiError(503, "temporarily_unavailable",
+        raise ApiError(503, "service_unavailable",
                        "The request could not be recorded just now; retry shortly.", None,
                        headers={"Retry-After": str(RETRY_AFTER_S)}) from error
     if ran and not replayed:

@@ -124,7 +124,7 @@ def documented(status: int, model: type[BaseModel] | None, description: str,
     if html_errors:
         error_content[HTML_MEDIA] = dict(_TEXT)
     common = {422: "invalid_request: the request does not have the contract's shape",
-              503: "temporarily_unavailable: storage is throttled or unavailable; retry after Retry-After"}
+              503: "service_unavailable: storage is throttled or unavailable; retry after Retry-After"}
     if takes_body:
         common[413] = "request_too_large: the body is larger than 64 KiB"
         common[415] = "unsupported_media_type: a body that is neither JSON nor (where accepted) a form"
