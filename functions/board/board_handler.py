@@ -22,8 +22,8 @@ def _view(game_id: str) -> dict[str, Any]:
 
 
 @app.get("/v1/games/<game_id>/board", summary="The game view (JSON; a live page for Accept: text/html)",
-         responses=documented(200, GameView, "the game view; 304 when If-None-Match matches the ETag",
-                              {404: "game_not_found"}))
+         responses=documented(200, GameView, "the game view (JSON, or the live page for Accept: text/html)",
+                              {404: "game_not_found"}, html=True, not_modified=True))
 @tracer.capture_method
 def board(game_id: GameId) -> Response[Any]:
     headers = http.headers(app)
@@ -38,8 +38,8 @@ def board(game_id: GameId) -> Response[Any]:
 
 
 @app.get("/v1/games/<game_id>/board.svg", summary="The board as an SVG picture",
-         responses=documented(200, None, "image/svg+xml; 304 when If-None-Match matches the ETag",
-                              {404: "game_not_found"}))
+         responses=documented(200, None, "the board as an SVG picture", {404: "game_not_found"},
+                              content_type=SVG, not_modified=True))
 @tracer.capture_method
 def board_svg(game_id: GameId) -> Response[Any]:
     from connect6.pages import board_svg as render

@@ -8,7 +8,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from connect6.api import http, idempotency, runtime
+from connect6.api import http, runtime
 from connect6.api.errors import STATUS
 from connect6.api.models import (
     GAME_ID_PATTERN,
@@ -23,7 +23,14 @@ from connect6.api.models import (
     RedeemResponse,
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import documented, html_response, is_form, json_response, prefers_html
+from connect6.api.responses import (
+    documented,
+    html_response,
+    is_form,
+    json_response,
+    prefers_html,
+    request_body,
+)
 from connect6.game.errors import GameError
 from connect6.game.model import iso
 from connect6.game.service import Opponent
@@ -38,13 +45,23 @@ def _think_metric(seconds: float | None) -> None:
         metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds, value=seconds * 1000)
 
 
+_IDEMPOTENCY_409 = "request_in_progress: the same Idempotency-Key is still running (Retry-After)"
+_IDEMPOTENCY_422 = "idempotency_key_reused: the same Idempotency-Key with another request"
+
+
 @app.put("/v1/games/<game_id>", summary="Create a run or confirm its settings",
-         responses=documented(201, GameView, "created (200: the same settings were already there)",
-                              {409: "conflict: the run exists with other settings"}))
+         responses=documented(201, GameView, "created", {
+             409: f"conflict: the run exists with other settings; {_IDEMPOTENCY_409}", 422: _IDEMPOTENCY_422},
+             also={200: "the same settings were already there"}, takes_body=True))
 @tracer.capture_method
-def put_run(game_id: GameId, request: PutRunRequest) -> Response[Any]:
-    created, view = runtime.service().put_run(game_id, request.game_name, request.allow_computer_opponents)
-    return json_response(GameView, view, 201 if created else 200)
+def put_run(game_id: GameId, request: PutRunRequest,
+            idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
+    def call() -> Response[Any]:
+        created, view = runtime.service().put_run(game_id, request.game_name,
+                                                  request.allow_computer_opponents)
+        return json_response(GameView, view, 201 if created else 200)
+
+    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
 
 @app.get("/v1/games/<game_id>/join-sheet", summary="The connect6_game_join_game sheet",
@@ -56,9 +73,10 @@ def join_sheet(game_id: GameId) -> Response[Any]:
 
 @app.post("/v1/games/<game_id>/players", summary="Join (optionally with a computer or an invited opponent)",
           responses=documented(201, JoinResponse, "joined", {
-              404: "game_not_found", 409: "no_open_seat, already_joined, idempotency: request_in_progress"}))
+              404: "game_not_found", 409: f"no_open_seat, already_joined, busy; {_IDEMPOTENCY_409}",
+              422: f"opponent_not_allowed; {_IDEMPOTENCY_422}"}, takes_body=True))
 @tracer.capture_method
-def join(game_id: GameId, request: JoinRequest) -> Response[Any]:
+def join(game_id: GameId, request: JoinRequest, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     service = runtime.service()
 
     def call() -> Response[Any]:
@@ -82,8 +100,9 @@ def join(game_id: GameId, request: JoinRequest) -> Response[Any]:
         return json_response(JoinResponse, {"player_id": outcome.player_id, "seat": outcome.seat,
                                             "game": outcome.game, "invite": invite}, 201)
 
-    return idempotency.run(service.repo, http.headers(app), "POST", f"/v1/games/{game_id}/players",
-                           request.model_dump(mode="json"), call)
+    tokens = runtime.invite_tokens()
+    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call,
+                           seal=tokens.seal, unseal=tokens.unseal)
 
 
 def _invite_error(error: GameError) -> Response[Any]:
@@ -95,7 +114,8 @@ def _invite_error(error: GameError) -> Response[Any]:
 
 @app.get("/v1/invites/<token>", summary="The invitation (HTML page; JSON for Accept: application/json)",
          responses=documented(200, InviteInfo, "the invitation", {
-             404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"}))
+             404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"},
+             html=True, html_errors=True))
 @tracer.capture_method
 def invite(token: Token) -> Response[Any]:
     """Who invites you, the note, the run and the hold's end. Never changes anything."""
@@ -113,29 +133,37 @@ def invite(token: Token) -> Response[Any]:
     return json_response(InviteInfo, info)
 
 
-@app.post("/v1/invites/<token>", summary="Redeem an invitation (form or JSON)",
+@app.post("/v1/invites/<token>", summary="Redeem an invitation (form or JSON; a page for forms and browsers)",
           responses=documented(201, RedeemResponse, "the held seat is the invitee's; the game starts", {
-              404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"}))
+              404: "invite_not_found", 409: f"invite_already_used, busy; {_IDEMPOTENCY_409}",
+              410: "invite_expired", 422: _IDEMPOTENCY_422},
+              html=True, html_errors=True, takes_body=True),
+          openapi_extensions=request_body(RedeemRequest, form=True))
 @tracer.capture_method
-def redeem(token: Token) -> Response[Any]:
+def redeem(token: Token, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     found = http.headers(app)
     html = is_form(found) or prefers_html(found, default=False)
-    try:
-        request = http.parse(RedeemRequest, http.body_of(app))
-        outcome = runtime.service().redeem(token, request.name)
-    except GameError as error:
-        if html:
-            return _invite_error(error)
-        raise
-    metrics.add_metric(name="InvitesRedeemed", unit=MetricUnit.Count, value=1)
-    metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
-    _think_metric(outcome.computer_think_s)
-    result = {"player_id": outcome.player_id, "game": outcome.game}
-    if html:
-        from connect6.pages import invite_redeemed_page
+    request = http.parse(RedeemRequest, http.body_of(app))
 
-        return html_response(invite_redeemed_page(RedeemResponse.model_validate(result).model_dump()), 201)
-    return json_response(RedeemResponse, result, 201)
+    def call() -> Response[Any]:
+        try:
+            outcome = runtime.service().redeem(token, request.name)
+        except GameError as error:
+            if html:
+                return _invite_error(error)
+            raise
+        metrics.add_metric(name="InvitesRedeemed", unit=MetricUnit.Count, value=1)
+        metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
+        _think_metric(outcome.computer_think_s)
+        result = {"player_id": outcome.player_id, "game": outcome.game}
+        if html:
+            from connect6.pages import invite_redeemed_page
+
+            page = invite_redeemed_page(RedeemResponse.model_validate(result).model_dump())
+            return html_response(page, 201)
+        return json_response(RedeemResponse, result, 201)
+
+    return http.idempotent(app, idempotency_key, {"html": html, **request.model_dump(mode="json")}, call)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

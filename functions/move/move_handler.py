@@ -9,7 +9,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from connect6.api import http, idempotency, runtime
+from connect6.api import http, runtime
 from connect6.api.models import (
     GAME_ID_PATTERN,
     ID_PATTERN,
@@ -21,11 +21,13 @@ from connect6.api.models import (
     MoveSheet,
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
-from connect6.api.responses import documented, json_response
+from connect6.api.responses import documented, json_response, request_body
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
 PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
+_IDEMPOTENCY_409 = "request_in_progress: the same Idempotency-Key is still running (Retry-After)"
+_IDEMPOTENCY_422 = "idempotency_key_reused: the same Idempotency-Key with another request"
 
 
 @app.get("/v1/games/<game_id>/players/<player_id>/move-sheet", summary="The connect6_game_move sheet",
@@ -38,9 +40,11 @@ def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
 @app.post("/v1/games/<game_id>/players/<player_id>/moves", summary="Play a turn",
           responses=documented(200, MoveResponse, "the turn (and the computer's reply)", {
               404: "game_not_found, player_not_found",
-              409: "not_your_turn, stale_move, game_over, game_not_started"}))
+              409: f"not_your_turn, stale_move, game_over, game_not_started, busy; {_IDEMPOTENCY_409}",
+              422: f"illegal_move, unknown_phrase; {_IDEMPOTENCY_422}"}, takes_body=True))
 @tracer.capture_method
-def move(game_id: GameId, player_id: PlayerId, request: MoveRequest) -> Response[Any]:
+def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
+         idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     service = runtime.service()
 
     def call() -> Response[Any]:
@@ -59,16 +63,16 @@ def move(game_id: GameId, player_id: PlayerId, request: MoveRequest) -> Response
                                    "replayed": outcome.replayed, "status": outcome.response["status"]})
         return json_response(MoveResponse, outcome.response)
 
-    path = f"/v1/games/{game_id}/players/{player_id}/moves"
-    body = request.model_dump(mode="json")
-    return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
+    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
 
 @app.post("/v1/games/<game_id>/players/<player_id>/resign", summary="Resign: the opponent wins",
           responses=documented(200, GameView, "the finished game", {
-              404: "game_not_found, player_not_found", 409: "game_over, game_not_started"}))
+              404: "game_not_found, player_not_found",
+              409: f"game_over, game_not_started, busy; {_IDEMPOTENCY_409}", 422: _IDEMPOTENCY_422}))
 @tracer.capture_method
-def resign(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+def resign(game_id: GameId, player_id: PlayerId,
+           idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     service = runtime.service()
 
     def call() -> Response[Any]:
@@ -76,24 +80,24 @@ def resign(game_id: GameId, player_id: PlayerId) -> Response[Any]:
         metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
         return json_response(GameView, view)
 
-    path = f"/v1/games/{game_id}/players/{player_id}/resign"
-    return idempotency.run(service.repo, http.headers(app), "POST", path, {}, call)
+    return http.idempotent(app, idempotency_key, {}, call)
 
 
 @app.post("/v1/games/<game_id>/players/<player_id>/draw", summary="Offer, accept or decline a draw",
           responses=documented(200, GameView, "the game after the action", {
-              404: "game_not_found, player_not_found", 409: "no_draw_offer, game_over, game_not_started"}))
+              404: "game_not_found, player_not_found",
+              409: f"no_draw_offer, game_over, game_not_started, busy; {_IDEMPOTENCY_409}",
+              422: _IDEMPOTENCY_422}, takes_body=True),
+          openapi_extensions=request_body(DrawRequest))
 @tracer.capture_method
-def draw(game_id: GameId, player_id: PlayerId) -> Response[Any]:
+def draw(game_id: GameId, player_id: PlayerId, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     request = http.parse(DrawRequest, http.body_of(app))
     service = runtime.service()
 
     def call() -> Response[Any]:
         return json_response(GameView, service.draw(game_id, player_id, request.action))
 
-    path = f"/v1/games/{game_id}/players/{player_id}/draw"
-    body = request.model_dump(mode="json")
-    return idempotency.run(service.repo, http.headers(app), "POST", path, body, call)
+    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
 
 @app.get("/v1/games/<game_id>/players/<player_id>/hint", summary="The hard level's move for you, and why",

@@ -10,7 +10,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from connect6.game import AlreadyExists, Game, IdempotencyRecord, InviteRef, VersionConflict
+from connect6.game import AlreadyExists, Game, InviteRef, VersionConflict
 from connect6.game.events import Event, decode_outbox
 from connect6.game.model import Turn
 from connect6.store import DynamoStore, MemoryStore
@@ -94,24 +94,6 @@ def test_the_expiry_index_holds_only_pending_due_holds(store) -> None:
     store.close_invite("z" * 64)  # closing what is not there is harmless
     assert store.due_invites(NOW + timedelta(hours=2), 10) == [late]
     assert store.get_invite("a" * 64) == early  # still resolvable, just not due any more
-
-
-def test_an_idempotency_key_is_claimed_once(store) -> None:
-    later = datetime.now(UTC) + timedelta(hours=1)
-    assert store.claim_request("k1", "fp", later) is None
-    pending = store.claim_request("k1", "fp", later)
-    assert pending is not None and pending.state == "in_progress"
-    store.complete_request("k1", IdempotencyRecord("fp", "done", 201, '{"ok":true}'), later)
-    done = store.claim_request("k1", "other", later)
-    assert done == IdempotencyRecord("fp", "done", 201, '{"ok":true}', "application/json")
-    # A released claim can be claimed again
-    assert store.claim_request("k2", "fp", later) is None
-    store.release_request("k2")
-    assert store.claim_request("k2", "fp", later) is None
-    # An expired record (TTL may lag) counts as absent
-    past = datetime.now(UTC) - timedelta(seconds=5)
-    assert store.claim_request("k3", "fp", past) is None
-    assert store.claim_request("k3", "fp", later) is None
 
 
 def _stored_outbox(store: MemoryStore | DynamoStore) -> list[Event]:

@@ -18,6 +18,7 @@ class Settings(BaseModel):
     public_base_url: str = ""
     computer_budget_s: float | None = None
     board_size: int = 15
+    invite_token_secret: str = ""
 
     @field_validator("computer_budget_s", mode="before")
     @classmethod

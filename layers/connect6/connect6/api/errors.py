@@ -36,12 +36,14 @@ STATUS: dict[ErrorCode, int] = {
 class ApiError(Exception):
     """An error of the HTTP layer itself (idempotency keys, unknown routes, bad bodies)."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, field: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.headers = headers or {}
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -50,6 +52,9 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, A
 
 def _field_name(loc: Sequence[Any]) -> str | None:
     parts = list(loc)
+    if len(parts) == 2 and parts[0] in ("header", "headers"):
+        # Powertools reports header names in lower case; name it as the contract spells it.
+        return "-".join(word.capitalize() for word in str(parts[1]).split("-"))
     if parts and parts[0] in ("body", "path", "query", "header", "headers"):
         parts = parts[1:]
     name = ""
@@ -82,6 +87,7 @@ _FRIENDLY = {
     "list_type": "must be a list",
     "model_attributes_type": "must be an object",
     "dict_type": "must be an object",
+    "text_not_allowed": "contains a control, bidirectional or invisible character",
 }
 
 

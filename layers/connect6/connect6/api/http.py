@@ -4,16 +4,34 @@ be JSON or a form, metric names."""
 from __future__ import annotations
 
 import json
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel, ValidationError
 
+from connect6.api import idempotency, runtime
 from connect6.api.errors import ApiError, validation_error
+from connect6.api.hostile import media_type, read_json
 from connect6.api.responses import is_form
 
 M = TypeVar("M", bound=BaseModel)
+
+IdempotencyKey = Annotated[str | None, Header(
+    alias=idempotency.HEADER, pattern=idempotency.KEY_PATTERN,
+    description="Optional. A retry with the same key (same method, path and body) gets the first "
+                "success back and changes nothing; with another body 422 idempotency_key_reused; "
+                "while the first is running 409 request_in_progress.")]
+
+
+def idempotent(app: APIGatewayHttpResolver, key: str | None, body: Any, call: Callable[[], Response[Any]],
+               **options: Any) -> Response[Any]:
+    """``call`` under the request's Idempotency-Key (see :mod:`connect6.api.idempotency`)."""
+    event = app.current_event
+    return idempotency.run(runtime.idempotency_store(), key, event.http_method, event.path, body, call,
+                           lambda_context=app.lambda_context, **options)
 
 
 def headers(app: APIGatewayHttpResolver) -> dict[str, str]:
@@ -33,14 +51,22 @@ def base_url(app: APIGatewayHttpResolver, configured: str) -> str:
 
 
 def body_of(app: APIGatewayHttpResolver) -> Any:
-    """The request body as data: JSON, or a form as a dict of single values."""
+    """The request body as data: JSON, or a form as a dict of single values. Anything else with a
+    body is 415; a form whose percent-escapes are not UTF-8 is 422."""
     raw = app.current_event.decoded_body or ""
-    if is_form(headers(app)):
-        return {key: values[-1] for key, values in parse_qs(raw, keep_blank_values=True).items()}
+    found = headers(app)
+    if is_form(found):
+        try:
+            pairs = parse_qs(raw, keep_blank_values=True, errors="strict")
+        except (UnicodeDecodeError, ValueError) as error:
+            raise ApiError(422, "invalid_request", "The form's percent-encoding is not UTF-8.") from error
+        return {key: values[-1] for key, values in pairs.items()}
     if not raw.strip():
         return {}
+    if media_type(found.get("content-type")) not in ("", "application/json"):
+        raise ApiError(415, "unsupported_media_type", "Send the body as application/json or a form.")
     try:
-        return json.loads(raw)
+        return read_json(raw)
     except json.JSONDecodeError as error:
         raise ApiError(422, "invalid_request", "The request body is not valid JSON.") from error
 

@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+from connect6.api.hostile import NAME_PATTERN, NOTE_PATTERN, REFUSED_CLASS, plain_note, plain_text
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{1,128}$"
-EMAIL_PATTERN = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"
+EMAIL_PATTERN = rf"^[^@\s{REFUSED_CLASS}]{{1,64}}@[^@\s{REFUSED_CLASS}]+\.[^@\s{REFUSED_CLASS}]+$"
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
-Email = Annotated[str, StringConstraints(strip_whitespace=True, max_length=254, pattern=EMAIL_PATTERN)]
+# Names and notes are NFC-normalised; control, bidi and invisible characters are refused (hostile.py).
+_PlainName = (AfterValidator(plain_text), Field(json_schema_extra={"pattern": NAME_PATTERN}))
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80), *_PlainName]
+GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), *_PlainName]
+OptionalName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=80), *_PlainName]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500), AfterValidator(plain_note),
+                 Field(json_schema_extra={"pattern": NOTE_PATTERN})]
+Email = Annotated[str, StringConstraints(strip_whitespace=True, max_length=254, pattern=EMAIL_PATTERN),
+                  AfterValidator(plain_text)]
 Level = Literal["easy", "normal", "hard"]
 Colour = Literal["black", "white"]
 GameStatus = Literal["waiting_for_players", "in_progress", "completed", "draw"]
@@ -29,7 +38,7 @@ class Out(BaseModel):
 
 # ---------------------------------------------------------------------- requests
 class PutRunRequest(Request):
-    game_name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    game_name: GameName
     allow_computer_opponents: bool = False
 
 
@@ -42,7 +51,7 @@ class InviteOpponent(Request):
     kind: Literal["invite"]
     name: Name
     email: Email
-    note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
+    note: Note | None = None
 
 
 class JoinRequest(Request):
@@ -58,7 +67,7 @@ class MoveRequest(Request):
 
 
 class RedeemRequest(Request):
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+    name: OptionalName | None = None
 
 
 class DrawRequest(Request):

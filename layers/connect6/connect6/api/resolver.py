@@ -3,10 +3,15 @@ validation, and exception handlers that give every error the contract's shape:
 request-shape problems → 422 ``invalid_request``; domain errors → their status and code; an
 unknown route → 404 ``not_found``; the store unavailable (throttled, failing, timing out after the
 client's retries) → 503 ``service_unavailable`` with ``Retry-After``; anything unexpected → 500
-``internal_error`` (never from client input: that is a bug, and logged as one)."""
+``internal_error`` (never from client input: that is a bug, and logged as one).
+
+Before Powertools sees a request, :func:`connect6.api.hostile.prepare` makes its body safe to
+read (UTF-8 text, a bounded size, a lower-cased media type) or answers it with a 4xx at once."""
 
 from __future__ import annotations
 
+import json
+import logging
 import threading
 import warnings
 from typing import Any
@@ -19,6 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestValidationError,
 )
 
+from connect6.api import hostile, logs
 from connect6.api.errors import ApiError, validation_error
 from connect6.api.responses import api_error_response, game_error_response, json_error
 from connect6.game.errors import GameError
@@ -29,6 +35,7 @@ warnings.filterwarnings("ignore", message="No application metrics to publish", c
 
 RETRY_AFTER_S = 1
 logger = Logger(service="connect6")
+logs.install(logging.getLogger(logger.name))
 tracer = Tracer(service="connect6")
 metrics = Metrics(namespace="Connect6", service="connect6")
 
@@ -70,7 +77,27 @@ class ThreadSafeHttpResolver(APIGatewayHttpResolver):
     def lambda_context(self, value: Any) -> None:
         self._local.context = value
 
+    def _to_proxy_event(self, event: dict[str, Any]) -> Any:
+        return hostile.SafeHttpEvent(event, self._json_body_deserializer)
+
+    def get_openapi_json_schema(self, **kwargs: Any) -> str:
+        """Powertools' document, with the request bodies of routes that read their body themselves
+        (a form or JSON; an optional body) moved from the ``x-request-body`` extension into place,
+        and no body on a 304 (Powertools gives every response without content a JSON one)."""
+        document = json.loads(super().get_openapi_json_schema(**kwargs))
+        for operations in (document.get("paths") or {}).values():
+            for operation in operations.values():
+                if not isinstance(operation, dict):
+                    continue
+                if "x-request-body" in operation:
+                    operation["requestBody"] = operation.pop("x-request-body")
+                (operation.get("responses") or {}).get("304", {}).pop("content", None)
+        return json.dumps(document)
+
     def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        event, refusal = hostile.prepare(event)
+        if refusal is not None:
+            return refusal
         self._local.event = self._to_proxy_event(event)
         self._local.context = context
         try:

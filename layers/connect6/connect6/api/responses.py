@@ -32,9 +32,10 @@ def json_response(model: type[BaseModel], data: Mapping[str, Any] | BaseModel, s
                     headers=dict(headers or {}))
 
 
-def json_error(status: int, code: str, message: str, field: str | None = None) -> Response[Any]:
+def json_error(status: int, code: str, message: str, field: str | None = None,
+               headers: Mapping[str, str] | None = None) -> Response[Any]:
     return Response(status_code=status, content_type=JSON,
-                    body=json.dumps(error_body(code, message, field)))
+                    body=json.dumps(error_body(code, message, field)), headers=dict(headers or {}))
 
 
 def game_error_response(error: GameError) -> Response[Any]:
@@ -42,7 +43,7 @@ def game_error_response(error: GameError) -> Response[Any]:
 
 
 def api_error_response(error: ApiError) -> Response[Any]:
-    return json_error(error.status, error.code, error.message, error.field)
+    return json_error(error.status, error.code, error.message, error.field, error.headers)
 
 
 def _header(headers: Mapping[str, str] | None, name: str) -> str:
@@ -98,17 +99,48 @@ def html_response(body: str, status: int = 200) -> Response[Any]:
                     headers={"Cache-Control": "no-store", **page_security_headers()})
 
 
+HTML_MEDIA = "text/html"
+_TEXT = {"schema": {"type": "string"}}
+
+
 def documented(status: int, model: type[BaseModel] | None, description: str,
-               errors: Mapping[int, str] | None = None, content_type: str = JSON) -> dict[int, Any]:
-    """OpenAPI ``responses`` for a route: its success body and the contract's error shape."""
+               errors: Mapping[int, str] | None = None, content_type: str = JSON, *,
+               also: Mapping[int, str] | None = None, html: bool = False, html_errors: bool = False,
+               not_modified: bool = False, takes_body: bool = False) -> dict[int, Any]:
+    """OpenAPI ``responses`` for a route: its success body (``also``: other success statuses with
+    the same body; ``html``: a page as well as JSON), ``304`` for conditional GETs, and every error
+    the route can answer, in the contract's error shape (``html_errors``: or as a page)."""
     from connect6.api.models import ErrorBody
 
-    success: dict[str, Any] = {"description": description}
-    if model is not None:
-        success["content"] = {content_type: {"model": model}}
-    found: dict[int, Any] = {status: success}
-    for code, text in (errors or {}).items():
-        found[code] = {"description": text, "content": {JSON: {"model": ErrorBody}}}
-    found.setdefault(422, {"description": "invalid_request: the request does not have the contract's shape",
-                           "content": {JSON: {"model": ErrorBody}}})
-    return found
+    content: dict[str, Any] = {content_type: {"model": model} if model is not None else dict(_TEXT)}
+    if html:
+        content[HTML_MEDIA] = dict(_TEXT)
+    found: dict[int, Any] = {status: {"description": description, "content": content}}
+    for code, text in (also or {}).items():
+        found[code] = {"description": text, "content": content}
+    if not_modified:
+        found[304] = {"description": "If-None-Match names the current ETag: no body"}
+    error_content: dict[str, Any] = {JSON: {"model": ErrorBody}}
+    if html_errors:
+        error_content[HTML_MEDIA] = dict(_TEXT)
+    common = {422: "invalid_request: the request does not have the contract's shape",
+              503: "service_unavailable: storage is throttled or unavailable; retry after Retry-After"}
+    if takes_body:
+        common[413] = "request_too_large: the body is larger than 64 KiB"
+        common[415] = "unsupported_media_type: a body that is neither JSON nor (where accepted) a form"
+    for code, text in {**common, **(errors or {})}.items():
+        if code in common and errors and code in errors:
+            text = f"{errors[code]}; {common[code]}"
+        found[code] = {"description": text, "content": error_content}
+    return dict(sorted(found.items()))
+
+
+def request_body(model: type[BaseModel], *, form: bool = False, required: bool = False) -> dict[str, Any]:
+    """An OpenAPI ``requestBody`` for a route that reads its body itself (JSON, or a form too),
+    carried as an extension the resolver moves into place (Powertools' own extensions must start
+    with ``x-``)."""
+    schema = model.model_json_schema()
+    content = {JSON: {"schema": schema}}
+    if form:
+        content["application/x-www-form-urlencoded"] = {"schema": schema}
+    return {"x-request-body": {"required": required, "content": content}}

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+from connect6.api import idempotency
 from connect6.api.config import Settings
 from connect6.api.eventbus import EventBridgePublisher
+from connect6.api.invite_tokens import InviteTokens, secret_from_env
 from connect6.game.service import GameService
 from connect6.store.dynamo import DynamoStore
 
 _service: GameService | None = None
 _publisher: EventBridgePublisher | None = None
 _settings: Settings | None = None
+_tokens: InviteTokens | None = None
 _overrides: dict[str, Any] = {}
 
 
@@ -35,6 +40,8 @@ def service() -> GameService:
         store = DynamoStore(config.table_name, config.holds_index_name)
         options: dict[str, Any] = {"computer_budget_s": config.computer_budget_s,
                                    "board_size": config.board_size}
+        if "token_factory" not in _overrides:
+            options["invite_token"] = invite_tokens().token_for
         options.update(_overrides)
         _service = GameService(store, **options)
     return _service
@@ -48,11 +55,25 @@ def publisher() -> EventBridgePublisher:
     return _publisher
 
 
+def invite_tokens() -> InviteTokens:
+    global _tokens
+    if _tokens is None:
+        _tokens = InviteTokens(secret_from_env(settings().invite_token_secret))
+    return _tokens
+
+
+def idempotency_store() -> DynamoDBPersistenceLayer:
+    """Where Idempotency-Key records live: the games table, outside the domain's repository."""
+    return idempotency.persistence(settings().table_name)
+
+
 def configure(**overrides: Any) -> None:
     """Rebuild the service on next use (new settings from the environment, these overrides)."""
-    global _service, _settings, _publisher
+    global _service, _settings, _publisher, _tokens
     _overrides.clear()
     _overrides.update(overrides)
     _service = None
     _settings = None
     _publisher = None
+    _tokens = None
+    idempotency.reset()

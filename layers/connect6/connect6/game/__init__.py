@@ -9,7 +9,6 @@ from connect6.game.model import Game, InviteStatus, Kind, Seat, SeatState, Statu
 from connect6.game.phrases import PHRASES
 from connect6.game.repository import (
     AlreadyExists,
-    IdempotencyRecord,
     InviteRef,
     Repository,
     StoreError,
@@ -27,7 +26,6 @@ __all__ = [
     "Game",
     "GameError",
     "GameService",
-    "IdempotencyRecord",
     "InviteRef",
     "InviteStatus",
     "JoinOutcome",

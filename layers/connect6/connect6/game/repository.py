@@ -55,15 +55,6 @@ class InviteRef:
     expires_at: datetime
 
 
-@dataclass(frozen=True)
-class IdempotencyRecord:
-    fingerprint: str
-    state: str  # "in_progress" | "done"
-    status_code: int = 0
-    body: str = ""
-    content_type: str = "application/json"
-
-
 class Repository(Protocol):
     def get_game(self, game_id: str) -> Game | None: ...
 
@@ -87,11 +78,3 @@ class Repository(Protocol):
 
     def close_invite(self, token_hash: str) -> None:
         """Take the invitation out of the expiry index (it was redeemed or released)."""
-
-    def claim_request(self, key: str, fingerprint: str, expires_at: datetime) -> IdempotencyRecord | None:
-        """Claim an idempotency key. None when this call claimed it; else the record already there."""
-
-    def complete_request(self, key: str, record: IdempotencyRecord, expires_at: datetime) -> None: ...
-
-    def release_request(self, key: str) -> None:
-        """Forget an in-progress claim (the request failed on the server's side)."""

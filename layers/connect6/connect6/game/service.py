@@ -138,6 +138,7 @@ class GameService:
         id_factory: Callable[[], str] = new_id,
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
         event_id_factory: Callable[[], str] = lambda: str(uuid.uuid4()),
+        invite_token: Callable[[str], str] | None = None,
         board_size: int = 15,
     ) -> None:
         self.repo = repo
@@ -148,6 +149,9 @@ class GameService:
         self.colour_draw = colour_draw
         self.id_factory = id_factory
         self.token_factory = token_factory
+        # An invitation's token from its id (derived from a secret, so it can be derived again);
+        # without one, a random token.
+        self.invite_token = invite_token or (lambda invite_id: token_factory())
         self.board_size = board_size
 
     # ------------------------------------------------------------------ helpers
@@ -263,9 +267,10 @@ class GameService:
                 other.name, other.joined_at = f"Computer ({level})", now
             elif opponent is not None and opponent.kind == "invite":
                 other = new.seat(free[1])
-                token = self.token_factory()
+                invite_id = self.id_factory()
+                token = self.invite_token(invite_id)
                 invite = Invite(
-                    invite_id=self.id_factory(), token_hash=hash_token(token), seat=other.seat,
+                    invite_id=invite_id, token_hash=hash_token(token), seat=other.seat,
                     inviter_name=name, invitee_name=opponent.name or "", note=opponent.note,
                     invitee_email=(opponent.email or "").strip().lower(), created_at=now,
                     expires_at=now + timedelta(hours=HOLD_HOURS))

@@ -19,7 +19,7 @@ The client is created lazily from the standard configuration (region, credential
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -33,7 +33,6 @@ from connect6.game.events import Event, encode_outbox
 from connect6.game.model import Game, parse_iso
 from connect6.game.repository import (
     AlreadyExists,
-    IdempotencyRecord,
     InviteRef,
     StoreError,
     StoreUnavailable,
@@ -43,13 +42,11 @@ from connect6.store.keys import (
     DEFAULT_HOLDS_INDEX,
     GAME_SK,
     HOLD_PK_VALUE,
-    IDEM_SK,
     INVITE_SK,
     INVITE_TTL,
     epoch_ms,
     epoch_s,
     game_pk,
-    idem_pk,
     invite_pk,
 )
 
@@ -237,53 +234,6 @@ class DynamoStore:
                 UpdateExpression="REMOVE #hold, #expires",
                 ConditionExpression="attribute_exists(pk)",
                 ExpressionAttributeNames={"#hold": "hold_pk", "#expires": "hold_expires"})
-        except ClientError as error:
-            if not _failed_condition(error):
-                raise StoreError(str(error)) from error
-
-    # ------------------------------------------------------------------ idempotency
-    def claim_request(self, key: str, fingerprint: str, expires_at: datetime) -> IdempotencyRecord | None:
-        item = {"pk": idem_pk(key), "sk": IDEM_SK, "fingerprint": fingerprint, "state": "in_progress",
-                "ttl": epoch_s(expires_at)}
-        try:
-            self.client.put_item(
-                TableName=self.table_name, Item=to_item(item),
-                ConditionExpression="attribute_not_exists(pk) OR #ttl <= :now",
-                ExpressionAttributeNames={"#ttl": "ttl"},
-                ExpressionAttributeValues=to_item({":now": epoch_s(datetime.now(UTC))}),
-                ReturnValuesOnConditionCheckFailure="ALL_OLD")
-        except ClientError as error:
-            if _failed_condition(error):
-                old = _old_item(error) or self._get(idem_pk(key), IDEM_SK)
-                if old is None:
-                    return None
-                return IdempotencyRecord(fingerprint=old["fingerprint"], state=old["state"],
-                                         status_code=int(old.get("status_code", 0)),
-                                         body=old.get("body", ""),
-                                         content_type=old.get("content_type", "application/json"))
-            raise StoreError(str(error)) from error
-        return None
-
-    def complete_request(self, key: str, record: IdempotencyRecord, expires_at: datetime) -> None:
-        item = {"pk": idem_pk(key), "sk": IDEM_SK, "fingerprint": record.fingerprint, "state": "done",
-                "status_code": record.status_code, "body": record.body,
-                "content_type": record.content_type, "ttl": epoch_s(expires_at)}
-        try:
-            self.client.put_item(
-                TableName=self.table_name, Item=to_item(item),
-                ConditionExpression="#state = :progress AND fingerprint = :fp",
-                ExpressionAttributeNames={"#state": "state"},
-                ExpressionAttributeValues=to_item({":progress": "in_progress", ":fp": record.fingerprint}))
-        except ClientError as error:
-            if not _failed_condition(error):
-                raise StoreError(str(error)) from error
-
-    def release_request(self, key: str) -> None:
-        try:
-            self.client.delete_item(
-                TableName=self.table_name, Key=to_item({"pk": idem_pk(key), "sk": IDEM_SK}),
-                ConditionExpression="#state = :progress", ExpressionAttributeNames={"#state": "state"},
-                ExpressionAttributeValues=to_item({":progress": "in_progress"}))
         except ClientError as error:
             if not _failed_condition(error):
                 raise StoreError(str(error)) from error

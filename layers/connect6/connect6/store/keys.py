@@ -7,7 +7,8 @@ One table, ``pk``/``sk``:
 - ``INVITE#<sha256 of token>`` / ``INVITE``: token hash → game and invitation. While the hold is
   pending it carries ``hold_pk = "HOLD"`` and ``hold_expires`` (epoch ms): the sparse GSI
   ``HOLDS_INDEX`` the sweeper queries. ``ttl`` collects it long after.
-- ``IDEM#<scope>#<key>`` / ``IDEM``: an idempotency record (``ttl`` one day).
+- ``IDEMPOTENCY`` / ``connect6#<hash>``: an Idempotency-Key record, written by Powertools'
+  idempotency utility (``connect6.api.idempotency``), not by the stores.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from datetime import datetime, timedelta
 
 GAME_SK = "GAME"
 INVITE_SK = "INVITE"
-IDEM_SK = "IDEM"
 HOLD_PK_VALUE = "HOLD"
 DEFAULT_HOLDS_INDEX = "holds-by-expiry"
 INVITE_TTL = timedelta(days=30)
@@ -28,10 +28,6 @@ def game_pk(game_id: str) -> str:
 
 def invite_pk(token_hash: str) -> str:
     return f"INVITE#{token_hash}"
-
-
-def idem_pk(key: str) -> str:
-    return f"IDEM#{key}"
 
 
 def epoch_ms(moment: datetime) -> int:

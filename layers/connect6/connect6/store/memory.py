@@ -1,5 +1,5 @@
 """An in-memory :class:`~connect6.game.Repository` that enforces the DynamoDB store's conditions
-(version and turn on every game write, create-if-absent, single claim of an idempotency key), so
+(version and turn on every game write, create-if-absent), so
 the domain's conflict paths are tested without AWS. Thread-safe.
 
 Outbox semantics as in DynamoDB: a game write stores its events with it (in ``outbox``, the
@@ -17,8 +17,8 @@ from typing import Any
 
 from connect6.game.events import Event, EventSink, encode_outbox
 from connect6.game.model import Game, parse_iso
-from connect6.game.repository import AlreadyExists, IdempotencyRecord, InviteRef, VersionConflict
-from connect6.store.keys import epoch_ms, epoch_s, game_pk, idem_pk, invite_pk
+from connect6.game.repository import AlreadyExists, InviteRef, VersionConflict
+from connect6.store.keys import epoch_ms, game_pk, invite_pk
 
 
 class MemoryStore:
@@ -101,29 +101,3 @@ class MemoryStore:
             if item is not None:
                 item.pop("hold_pk", None)
                 item.pop("hold_expires", None)
-
-    # ------------------------------------------------------------------ idempotency
-    def claim_request(self, key: str, fingerprint: str, expires_at: datetime) -> IdempotencyRecord | None:
-        with self._lock:
-            pk = idem_pk(key)
-            old = self.items.get(pk)
-            if old is not None and old["ttl"] > epoch_s(datetime.now(expires_at.tzinfo)):
-                return IdempotencyRecord(**{k: v for k, v in old.items() if k != "ttl"})
-            self.items[pk] = {"fingerprint": fingerprint, "state": "in_progress", "ttl": epoch_s(expires_at)}
-            return None
-
-    def complete_request(self, key: str, record: IdempotencyRecord, expires_at: datetime) -> None:
-        with self._lock:
-            pk = idem_pk(key)
-            old = self.items.get(pk)
-            if old is None or old["state"] != "in_progress" or old["fingerprint"] != record.fingerprint:
-                return  # someone else's claim: theirs stands
-            self.items[pk] = {"fingerprint": record.fingerprint, "state": "done",
-                              "status_code": record.status_code, "body": record.body,
-                              "content_type": record.content_type, "ttl": epoch_s(expires_at)}
-
-    def release_request(self, key: str) -> None:
-        with self._lock:
-            pk = idem_pk(key)
-            if self.items.get(pk, {}).get("state") == "in_progress":
-                del self.items[pk]
