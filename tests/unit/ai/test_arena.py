@@ -1,7 +1,11 @@
 """The arena's bookkeeping and one real game between two engine processes."""
 
+import json
 import math
 import random
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +55,105 @@ def test_engine_labels_and_commands():
     assert arena.split_label("ours:hard") == ("ours:hard", "ours:hard")
     assert arena.expand("engine --size {size}", 15) == ["engine", "--size", "15"]
     assert arena.expand("ours:hard", 15)[-4:] == ["--size", "15", "--level", "hard"]
+
+
+# ---------------------------------------------------------------- engines that are not ours
+FAKE = Path(__file__).resolve().parent / "fake_engine.py"
+
+
+def fake(stubborn: bool = False) -> list[str]:
+    return [sys.executable, str(FAKE)] + (["--stubborn"] if stubborn else [])
+
+
+@pytest.mark.parametrize("line, stones", [
+    ("move JJ", "JJ"), ("move jjkk", "JJKK"), ("move JJKK  ", "JJKK"),
+    ("            move XXXX   - tell the engine that the opponent take the move XXXX,", None),
+    ("move XXXX - tell", None), ("Searching 1/39", None), ("moved JJ", None), ("move JJK", None),
+    ("Score :\t804.700", None),
+])
+def test_only_a_whole_move_line_is_an_answer(line, stones):
+    assert arena.read_answer(line) == stones
+
+
+def test_a_chatty_engine_in_its_own_directory_gets_its_setup_and_loses_nothing(tmp_path):
+    # Given two fake engines that print help text and statistics, each in its own directory
+    dirs = {"a": tmp_path / "a", "b": tmp_path / "b"}
+    for d in dirs.values():
+        d.mkdir()
+    specs = {"a": fake(), "b": fake()}
+    # When they play a game with setup lines for one of them
+    rec = arena.play_game(specs, "a", "b", [[9 * 19 + 9]], 19, 10.0, 40, None, 0,
+                          {"a": ["depth 4", "vcf"]}, cwds=dirs)
+    # Then the help line "move XXXX" was not taken for an answer: White (first to move, filling
+    # the top row) made six in legal moves
+    assert rec.winner == "b" and rec.reason == "six"
+    final = Position.from_turns(rec.turns, 19)
+    assert final.winner is not None and final.winner.value == "white"
+    # and each engine ran in its directory; the setup lines came before the game
+    got_a = (dirs["a"] / "received.log").read_text().split("\n")
+    got_b = (dirs["b"] / "received.log").read_text().split("\n")
+    assert got_a.index("depth 4") < got_a.index("vcf") < got_a.index("new white") < got_a.index("black JJ")
+    assert "depth 4" not in got_b and "black JJ" in got_b
+    assert len(rec.move_seconds) == len(rec.turns) - 1
+
+
+def test_an_engine_that_ignores_quit_is_ended(tmp_path):
+    proc = arena.EngineProcess(fake(stubborn=True), None, tmp_path, quit_grace=0.5)
+    proc.ready()
+    t0 = time.perf_counter()
+    proc.close()
+    assert proc.proc.poll() is not None
+    assert time.perf_counter() - t0 < 5
+    assert "quit" in (tmp_path / "received.log").read_text().split("\n")
+
+
+def test_little_golem_openings_are_legal_distinct_and_reproducible():
+    ops = arena.lg_openings(30, random.Random(5), (1, 3), use_symmetry=True)
+    again = arena.lg_openings(30, random.Random(5), (1, 3), use_symmetry=True)
+    assert [o.turns for o in ops] == [o.turns for o in again]
+    assert len({arena.canonical(o.turns, 19) for o in ops}) == 30
+    games = dict(arena.load_lg_games())
+    for op in ops:
+        assert 1 <= len(op.turns) <= 3
+        pos = Position.from_turns(op.turns, 19)
+        assert not pos.is_over
+        # the opening is the expert game's start under the recorded symmetry
+        src = op.source
+        assert arena.symmetry(games[src["gid"]][: src["turns"]], 19, src["symmetry"]) == op.turns
+    assert {o.source["symmetry"] for o in ops} != {0}
+
+
+def test_symmetries_are_the_eight_of_the_square():
+    turns = [[0], [1, 19 * 2 + 5]]
+    images = {str(arena.symmetry(turns, 19, k)) for k in range(8)}
+    assert len(images) == 8
+    assert arena.symmetry(turns, 19, 0) == turns
+    assert arena.canonical(arena.symmetry(turns, 19, 6), 19) == arena.canonical(turns, 19)
+
+
+def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    rc = arena.main([f"fa={sys.executable} {FAKE}", f"fb={sys.executable} {FAKE}", "--games", "4",
+                     "--openings", "lg", "--opening-turns", "2-3", "--symmetry", "--setup-b", "depth 2",
+                     "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--max-turns", "30",
+                     "--record", str(record), "--seed", "3"])
+    assert rc == 0
+    assert "score fa:" in capsys.readouterr().out
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(games) == 4
+    by_opening: dict[str, list[dict]] = {}
+    for g in games:
+        by_opening.setdefault(str(g["opening"]), []).append(g)
+        assert g["engines"]["fb"]["setup"] == ["depth 2"]
+        assert 2 <= len(g["opening"]) <= 3 and g["opening_source"]["gid"]
+        turns = [arena.parse_move(t, 19) for t in g["opening"]] + \
+                [arena.parse_move(m["stones"], 19) for m in g["moves"]]
+        final = Position.from_turns(turns, 19)
+        assert all(m["ms"] is not None and m["ms"] >= 0 for m in g["moves"])
+        assert all(m["engine"] == g[m["colour"]] for m in g["moves"])
+        if g["reason"] == "six":
+            assert final.winner is not None and final.winner.value == g["winner_colour"]
+            assert g[g["winner_colour"]] == g["winner"]
+    assert len(by_opening) == 2
+    for pair in by_opening.values():
+        assert sorted((g["black"], g["white"]) for g in pair) == [("fa", "fb"), ("fb", "fa")]
