@@ -328,12 +328,16 @@ class GameRecord:
     times: dict[str, list[float]] = field(default_factory=dict)
     opening_turns: int = 0
     move_seconds: list[float] = field(default_factory=list)  # per turn after the opening
+    # The stones each engine answered (a pair even when its first stone made six and the
+    # position kept only that one), so that a record replays through Position.play.
+    answers: list[tuple[int, ...]] = field(default_factory=list)
 
     def to_json(self, size: int, game_no: int, commands: dict[str, list[str]],
                 setup: dict[str, list[str]], opening_source: dict[str, Any]) -> dict[str, Any]:
         """The per-game record line (see the module docstring)."""
         moves = []
-        for i, stones in enumerate(self.turns[self.opening_turns:]):
+        played = self.answers if self.answers else self.turns[self.opening_turns:]
+        for i, stones in enumerate(played):
             colour = "black" if (self.opening_turns + i) % 2 == 0 else "white"
             ms = round(1000 * self.move_seconds[i], 1) if i < len(self.move_seconds) else None
             moves.append({"colour": colour, "engine": self.black if colour == "black" else self.white,
@@ -360,10 +364,11 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
     procs = {lab: EngineProcess(specs[lab], logs[lab], cwds.get(lab), quit_grace) for lab in (black, white)}
     times: dict[str, list[float]] = {black: [], white: []}
     seconds: list[float] = []
+    answers: list[tuple[int, ...]] = []
     pos = Position(size)
 
     def record(winner: str | None, reason: str) -> GameRecord:
-        return GameRecord(black, white, winner, reason, pos.turns, times, len(opening), seconds)
+        return GameRecord(black, white, winner, reason, pos.turns, times, len(opening), seconds, answers)
 
     try:
         for lab, proc in procs.items():
@@ -391,6 +396,7 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
             try:
                 stones = parse_move(answer, size)
                 pos.play(stones)
+                answers.append(tuple(stones))
             except (ValueError, IllegalMove) as exc:
                 return record(other, f"{mover}: illegal move {answer!r} ({exc})")
             last = stones

@@ -183,6 +183,8 @@ def game_positions(rec: dict[str, Any]) -> tuple[Position, list[tuple[Position, 
     for m in rec["moves"]:
         stones = tuple(parse_move(m["stones"], size))
         out.append((pos.copy(), stones, m["colour"]))
+        if len(stones) < pos.stones_to_place:
+            break  # a six made by a pair's first stone: the record holds that stone alone
         pos.play(list(stones))
     return pos, out
 
