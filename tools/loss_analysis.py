@@ -35,7 +35,8 @@ position as a JSON line: the turns before it (Little Golem labels and protocol l
 side to move, the move played, the class, the opponent's refutation (the VCDT's first pair, or
 the quiet reply) and the better move when one was found. With ``--cloudict DIR`` (a directory
 holding a built Cloudict and its patterns.in; never needed by the tests) the opponent's win after
-the fatal move is checked independently with Cloudict's own VCF search. Example::
+the fatal move is checked independently with Cloudict's own VCF search, and where our search
+finds no holding reply, Cloudict's move (``--cloudict-depth``) is tried as one. Example::
 
     python tools/loss_analysis.py runs/cd2.jsonl --out runs/cd2-losses.jsonl --vcdt-seconds 15
 """
@@ -65,7 +66,7 @@ from connect6.ai.search import MATE  # noqa: E402
 from connect6.ai.vcdt import Timeout, Vcdt  # noqa: E402
 from connect6.records import point_label  # noqa: E402
 from connect6.rules import Position  # noqa: E402
-from tools.arena import move_text, parse_move  # noqa: E402
+from tools.arena import move_text, parse_move, read_answer  # noqa: E402
 
 CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "quiet-loss", "lost-in-opening",
            "forfeit", "undetermined")
@@ -136,6 +137,7 @@ class Options:
     search_seconds: float = 10.0
     own_seconds: float = 3.0
     cloudict: Path | None = None
+    cloudict_depth: int = 6
 
 
 @dataclass
@@ -189,13 +191,14 @@ def game_positions(rec: dict[str, Any]) -> tuple[Position, list[tuple[Position, 
     return pos, out
 
 
-def cloudict_vcf(position: Position, directory: Path, timeout: float = 30.0) -> bool | None:
-    """Does Cloudict's own VCF search find a win for the side to move? None when it could not
-    be asked (a position whose last turn was not the opponent's, or no answer)."""
+def ask_cloudict(position: Position, directory: Path, depth: int, timeout: float = 120.0
+                 ) -> tuple[bool, tuple[int, ...] | None] | None:
+    """Cloudict's view of the position (side to move): (its own VCF search found a win, its
+    move). None when it could not be asked."""
     size = position.size
     if size != 19 or not position.turns:
         return None
-    lines = ["depth 1", "new white"]
+    lines = [f"depth {depth}", "new white"]
     colour = "black"
     for t in position.turns:
         lines.append(f"{colour} {move_text(t, size)}")
@@ -206,7 +209,12 @@ def cloudict_vcf(position: Position, directory: Path, timeout: float = 30.0) -> 
                              capture_output=True, cwd=directory, timeout=timeout).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return "Win by VCF." in out
+    move = None
+    for line in out.splitlines():
+        stones = read_answer(line)
+        if stones is not None:
+            move = tuple(parse_move(stones, size))
+    return "Win by VCF." in out, move
 
 
 def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Finding | None:
@@ -260,11 +268,23 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
     i, p, st = ours[fatal]
     turn = n_open + i + 1
     if opts.cloudict is not None:
-        checks["cloudict_vcf_after_fatal"] = cloudict_vcf(after(p, st), opts.cloudict)
+        view = ask_cloudict(after(p, st), opts.cloudict, 1)
+        checks["cloudict_vcf_after_fatal"] = None if view is None else view[0]
 
-    # 2. Was there a reply that holds?
+    # 2. Was there a reply that holds? Our long search first, then Cloudict's choice.
     better, verdict = holding_reply(p, opts)
     checks["holding_reply"] = verdict
+    if better is None and opts.cloudict is not None:
+        view = ask_cloudict(p, opts.cloudict, opts.cloudict_depth)
+        if view is not None and view[1] is not None and len(view[1]) == p.stones_to_place:
+            checks["cloudict_reply"] = labels(view[1], p.size)
+            try:
+                holds = forced_win(after(p, view[1]), opts.vcdt_seconds, opts.vcdt_depth) is None
+            except Unknown:
+                holds = False
+            checks["cloudict_reply_holds"] = holds
+            if holds:
+                better, verdict = view[1], "holds"
     threatened = bool(Board.from_position(p).thr[1 - side_of(p)])
     if better is not None:
         cls = "block-left-vcdt" if threatened else "missed-vcdt-defence"
@@ -351,10 +371,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-seconds", type=float, default=10.0)
     ap.add_argument("--own-seconds", type=float, default=3.0)
     ap.add_argument("--cloudict", type=Path, default=None, help="directory of a built Cloudict")
+    ap.add_argument("--cloudict-depth", type=int, default=6, help="Cloudict's depth for a second opinion")
     ap.add_argument("--limit", type=int, default=None, help="analyse at most this many lost games")
     ap.add_argument("--out", type=Path, default=None, help="write the found positions here (JSONL)")
     args = ap.parse_args(argv)
-    opts = Options(args.vcdt_seconds, args.vcdt_depth, args.search_seconds, args.own_seconds, args.cloudict)
+    opts = Options(args.vcdt_seconds, args.vcdt_depth, args.search_seconds, args.own_seconds, args.cloudict,
+                   args.cloudict_depth)
     records = read_records(args.records)
     findings: list[Finding] = []
     games = 0
