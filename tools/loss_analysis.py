@@ -120,6 +120,25 @@ def unstoppable(position: Position) -> bool:
     return bool(sets) and count_hits(sets) >= 3
 
 
+def threat_potential(position: Position, side: int) -> dict[str, int]:
+    """What ``side`` could do with one two-stone move on this board: the most threats one pair
+    makes (capped at 3: two stones cannot block three), and how many pairs make two and three
+    or more. Describes shapes such as live threes and twos that turn into double threats."""
+    board = Board.from_position(position)
+    if board.thr[side]:
+        return {"best": 3, "double": -1, "triple": -1}  # a six now: not a shape question
+    solver = Vcdt(board, float("inf"))
+    pairs, through = solver._pairs(side)
+    best = double = triple = 0
+    for a, b in pairs:
+        made = solver._made(a, b, through)
+        t = len(made) if len(made) < 2 else count_hits(made)
+        best = max(best, t)
+        double += t == 2
+        triple += t >= 3
+    return {"best": best, "double": double, "triple": triple}
+
+
 def after(position: Position, stones: tuple[int, ...] | list[int]) -> Position:
     nxt = position.copy()
     nxt.play(list(stones))
@@ -267,6 +286,9 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
 
     i, p, st = ours[fatal]
     turn = n_open + i + 1
+    o = 1 - side_of(p)
+    checks["opponent_shapes_before"] = threat_potential(p, o)
+    checks["opponent_shapes_after"] = threat_potential(after(p, st), o)
     if opts.cloudict is not None:
         view = ask_cloudict(after(p, st), opts.cloudict, 1)
         checks["cloudict_vcf_after_fatal"] = None if view is None else view[0]
@@ -304,6 +326,7 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
                        note="no holding reply at our first turn", checks=checks)
     i0, p0, st0 = ours[fatal - 1]
     quiet = turns[i0 + 1][1]
+    checks["opponent_shapes_before_quiet"] = threat_potential(after(p0, st0), o)
     return Finding(name, game, "quiet-loss", n_open + i0 + 1, p0, st0, quiet, "quiet", 0, (), colour,
                    opponent, note=f"after the opponent's quiet reply no defence held at turn {turn} "
                    f"(opponent {refutation.kind} in {refutation.turns} turn(s) after our move there)",
