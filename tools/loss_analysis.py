@@ -24,8 +24,10 @@ Classes (the first that applies):
   a VCDT (another block would not have);
 * ``missed-vcdt-defence`` – a quiet position (no threat against us) where our move left a shape
   the opponent turned into two threats and then a six; a better move existed;
-* ``quiet-loss`` – our move left a position where the opponent's quiet reply (no double threat
-  yet) made every defence fail: a shape that becomes a double threat next turn, beyond VCDT;
+* ``long-vcdt`` – as ``quiet-loss`` below, but the opponent's reply was already a double threat:
+  a forced line longer than the solver's depth cap, started right after our move;
+* ``quiet-loss`` – our move left a position where the opponent's quiet reply (at most one threat)
+  made every defence fail: a shape that becomes a double threat next turn, beyond VCDT;
 * ``lost-in-opening`` – already lost at our first turn (the opening plus the opponent's moves);
 * ``forfeit`` – lost by timeout, error or an illegal move, not by a six;
 * ``undetermined`` – the solver ran out of time where it mattered.
@@ -68,8 +70,8 @@ from connect6.records import point_label  # noqa: E402
 from connect6.rules import Position  # noqa: E402
 from tools.arena import move_text, parse_move, read_answer  # noqa: E402
 
-CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "quiet-loss", "lost-in-opening",
-           "forfeit", "undetermined")
+CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "long-vcdt", "quiet-loss",
+           "lost-in-opening", "forfeit", "undetermined")
 
 
 @dataclass(frozen=True)
@@ -325,11 +327,20 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
                        refutation.turns, (), colour, opponent,
                        note="no holding reply at our first turn", checks=checks)
     i0, p0, st0 = ours[fatal - 1]
-    quiet = turns[i0 + 1][1]
-    checks["opponent_shapes_before_quiet"] = threat_potential(after(p0, st0), o)
-    return Finding(name, game, "quiet-loss", n_open + i0 + 1, p0, st0, quiet, "quiet", 0, (), colour,
-                   opponent, note=f"after the opponent's quiet reply no defence held at turn {turn} "
-                   f"(opponent {refutation.kind} in {refutation.turns} turn(s) after our move there)",
+    reply = turns[i0 + 1][1]
+    q0 = after(p0, st0)
+    checks["opponent_shapes_before_reply"] = threat_potential(q0, o)
+    made = count_hits(Board.from_position(after(q0, reply)).threat_sets(o))
+    checks["reply_threats"] = made
+    if made >= 2:
+        # The reply was a double threat: a forced line longer than the solver's cap.
+        return Finding(name, game, "long-vcdt", n_open + i0 + 1, p0, st0, reply, "double threat", 0, (),
+                       colour, opponent, note=f"the opponent's double threat, then no defence held at "
+                       f"turn {turn} (opponent {refutation.kind} in {refutation.turns} turn(s) there)",
+                       checks=checks)
+    return Finding(name, game, "quiet-loss", n_open + i0 + 1, p0, st0, reply, "quiet", 0, (), colour,
+                   opponent, note=f"after the opponent's reply ({made} threat) no defence held at turn "
+                   f"{turn} (opponent {refutation.kind} in {refutation.turns} turn(s) after our move there)",
                    checks=checks)
 
 

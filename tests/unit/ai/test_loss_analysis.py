@@ -38,7 +38,7 @@ def test_the_first_careless_move_is_found_with_its_refutation_and_a_better_move(
     found = la.analyse_game(CARELESS, "ours:test", FAST, "hand-made")
     assert found is not None and found.colour == "white"
     # A corner move while Black builds in the centre: Black's reply starts a forced win.
-    assert found.cls in ("missed-vcdt-defence", "quiet-loss")
+    assert found.cls in ("missed-vcdt-defence", "long-vcdt", "quiet-loss")
     assert found.turn in (4, 6)
     assert found.position is not None and found.played
     assert found.position.turn_count == found.turn - 1
