@@ -9,11 +9,12 @@ turn where the game was lost, judged with a far larger budget than the game had:
    forced win — a six at once, or a VCDT (victory by continuous double threats, the repo's own
    solver ``connect6.ai.vcdt``) within ``--vcdt-seconds`` and ``--vcdt-depth`` turns? The
    earliest move of the unbroken run up to the end is the *fatal* move.
-2. Before the fatal move, was there a reply that leaves no forced win? The hard level searches
-   the position for ``--search-seconds`` (its own opponent-VCDT check included) and its answer is
-   checked like step 1. If it holds, the fatal move was the mistake and that answer is the
-   *better* move; if not, the position was already lost and the mistake was our move one turn
-   earlier, which let the opponent make a quiet move (no double threat yet) that won.
+2. Before the fatal move, was there a reply that leaves no forced win? Tried: the hard level's
+   answer after ``--search-seconds``, Cloudict's move (with ``--cloudict``), then every block of
+   the opponent's threats (or, in a quiet position, the hard level's own candidate pairs), up to
+   ``--breadth`` replies, each checked like step 1. If one holds, the fatal move was the mistake
+   and that reply is the *better* move; if none does, the position was already lost and the
+   mistake was our move one turn earlier, which let the opponent make a move that won.
 3. At every one of our turns up to the mistake: did we have a forced win of our own that the
    game move did not play?
 
@@ -63,8 +64,7 @@ sys.path.insert(0, str(ROOT))
 
 from connect6.ai import search  # noqa: E402
 from connect6.ai.board import Board, count_hits  # noqa: E402
-from connect6.ai.movegen import win_now  # noqa: E402
-from connect6.ai.search import MATE  # noqa: E402
+from connect6.ai.movegen import defence_pairs, normal_pairs, win_now  # noqa: E402
 from connect6.ai.vcdt import Timeout, Vcdt  # noqa: E402
 from connect6.records import point_label  # noqa: E402
 from connect6.rules import Position  # noqa: E402
@@ -159,6 +159,7 @@ class Options:
     own_seconds: float = 3.0
     cloudict: Path | None = None
     cloudict_depth: int = 6
+    breadth: int = 24
 
 
 @dataclass
@@ -295,20 +296,9 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
         view = ask_cloudict(after(p, st), opts.cloudict, 1)
         checks["cloudict_vcf_after_fatal"] = None if view is None else view[0]
 
-    # 2. Was there a reply that holds? Our long search first, then Cloudict's choice.
-    better, verdict = holding_reply(p, opts)
+    # 2. Was there a reply that holds?
+    better, verdict = holding_reply(p, opts, checks)
     checks["holding_reply"] = verdict
-    if better is None and opts.cloudict is not None:
-        view = ask_cloudict(p, opts.cloudict, opts.cloudict_depth)
-        if view is not None and view[1] is not None and len(view[1]) == p.stones_to_place:
-            checks["cloudict_reply"] = labels(view[1], p.size)
-            try:
-                holds = forced_win(after(p, view[1]), opts.vcdt_seconds, opts.vcdt_depth) is None
-            except Unknown:
-                holds = False
-            checks["cloudict_reply_holds"] = holds
-            if holds:
-                better, verdict = view[1], "holds"
     threatened = bool(Board.from_position(p).thr[1 - side_of(p)])
     if better is not None:
         cls = "block-left-vcdt" if threatened else "missed-vcdt-defence"
@@ -355,20 +345,49 @@ def keeps_attack(p: Position, played: tuple[int, ...]) -> bool:
     return count_hits(board.threat_sets(mine)) >= 2
 
 
-def holding_reply(p: Position, opts: Options) -> tuple[tuple[int, ...] | None, str]:
-    """A reply after which the opponent has no forced win, found by a long hard-level search:
-    (move, "holds") or (None, "lost" | "unknown")."""
+def holding_reply(p: Position, opts: Options, checks: dict[str, Any]) -> tuple[tuple[int, ...] | None, str]:
+    """A reply after which the opponent has no forced win: (move, "holds") or (None, "lost").
+
+    Tried in turn: the hard level's answer after a long search, Cloudict's move (with
+    ``--cloudict``), then every block of the opponent's threats when there are any (else the hard
+    level's own candidate pairs), up to ``opts.breadth`` moves; each is checked for an opponent six
+    or VCDT. "lost" means none of these held (a strong hint, not a proof)."""
     if unstoppable(p):
+        checks["holding_reply_tried"] = 0
         return None, "lost"
+    s = side_of(p)
+    candidates: list[tuple[str, tuple[int, ...]]] = []
     result = search(p, "hard", budget_s=opts.search_seconds, rng=random.Random(0))
-    if result.score <= -MATE:
-        return None, "lost"
-    try:
-        win = forced_win(after(p, result.stones), opts.vcdt_seconds, opts.vcdt_depth)
-    except Unknown:
-        return None, "unknown"
-    if win is None:
-        return result.stones, "holds"
+    candidates.append(("hard search", result.stones))
+    if opts.cloudict is not None:
+        view = ask_cloudict(p, opts.cloudict, opts.cloudict_depth)
+        if view is not None and view[1] is not None and len(view[1]) == p.stones_to_place:
+            candidates.append(("cloudict", view[1]))
+            checks["cloudict_reply"] = labels(view[1], p.size)
+    board = Board.from_position(p)
+    sets = board.threat_sets(1 - s)
+    more = defence_pairs(board, s, sets, 8) if sets else normal_pairs(board, s, 12, 5)
+    candidates += [("block" if sets else "candidate", (x, y)) for _, x, y in more]
+    seen: set[tuple[int, ...]] = set()
+    tried = unknown = 0
+    for source, stones in candidates:
+        key = tuple(sorted(stones))
+        if key in seen:
+            continue
+        seen.add(key)
+        if tried >= opts.breadth:
+            break
+        tried += 1
+        seconds = opts.vcdt_seconds if source in ("hard search", "cloudict") else opts.vcdt_seconds / 4
+        try:
+            win = forced_win(after(p, stones), seconds, opts.vcdt_depth)
+        except Unknown:
+            unknown += 1
+            continue
+        if win is None:
+            checks.update(holding_reply_tried=tried, holding_reply_unknown=unknown, holding_reply_by=source)
+            return stones, "holds"
+    checks.update(holding_reply_tried=tried, holding_reply_unknown=unknown)
     return None, "lost"
 
 
@@ -406,11 +425,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--own-seconds", type=float, default=3.0)
     ap.add_argument("--cloudict", type=Path, default=None, help="directory of a built Cloudict")
     ap.add_argument("--cloudict-depth", type=int, default=6, help="Cloudict's depth for a second opinion")
+    ap.add_argument("--breadth", type=int, default=24, help="replies tried before a position counts as lost")
     ap.add_argument("--limit", type=int, default=None, help="analyse at most this many lost games")
     ap.add_argument("--out", type=Path, default=None, help="write the found positions here (JSONL)")
     args = ap.parse_args(argv)
     opts = Options(args.vcdt_seconds, args.vcdt_depth, args.search_seconds, args.own_seconds, args.cloudict,
-                   args.cloudict_depth)
+                   args.cloudict_depth, args.breadth)
     records = read_records(args.records)
     findings: list[Finding] = []
     games = 0
