@@ -38,10 +38,12 @@ position as a JSON line: the turns before it (Little Golem labels and protocol l
 side to move, the move played, the class, the opponent's refutation (the VCDT's first pair, or
 the quiet reply) and the better move when one was found. With ``--cloudict DIR`` (a directory
 holding a built Cloudict and its patterns.in; never needed by the tests) the opponent's win after
-the fatal move is checked independently with Cloudict's own VCF search, and where our search
-finds no holding reply, Cloudict's move (``--cloudict-depth``) is tried as one. Example::
+the fatal move is checked independently with Cloudict's own VCF search, and Cloudict's move
+(``--cloudict-depth``) is one of the replies tried. ``--check-positions FILE…`` replays saved
+positions with the current engine at its real budget and counts how many it now holds. Example::
 
     python tools/loss_analysis.py runs/cd2.jsonl --out runs/cd2-losses.jsonl --vcdt-seconds 15
+    python tools/loss_analysis.py --check-positions tests/unit/ai/data/loss_positions.jsonl
 """
 
 from __future__ import annotations
@@ -391,6 +393,36 @@ def holding_reply(p: Position, opts: Options, checks: dict[str, Any]) -> tuple[t
     return None, "lost"
 
 
+def check_positions(path: Path, level: str, budget: float | None, seconds: float, depth: int) -> int:
+    """Replay saved positions (``--out`` lines or tests/unit/ai/data/loss_positions.jsonl) with
+    the current engine at its real budget: does its answer still leave the opponent a forced win?
+    Prints one line per position and the count that now hold."""
+    held = total = 0
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        if case.get("class") not in ("missed-vcdt-defence", "block-left-vcdt"):
+            continue
+        size = case["size"]
+        pos = Position(size)
+        for t in case["turns"]:
+            pos.play(parse_move(t, size))
+        result = search(pos, level, budget_s=budget, rng=random.Random(0))
+        try:
+            win = forced_win(after(pos, result.stones), seconds, depth)
+            verdict = "holds" if win is None else f"refuted ({win.kind} in {win.turns})"
+        except Unknown:
+            verdict = "unknown (solver timeout)"
+        total += 1
+        held += verdict == "holds"
+        name = case.get("id") or f"{case.get('record')} game {case.get('game')}"
+        print(f"{name:<28} {labels(result.stones, size):<10} {result.elapsed * 1000:6.0f} ms  {verdict}",
+              flush=True)
+    print(f"{level}: {held} of {total} positions held")
+    return held
+
+
 def read_records(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for path in paths:
@@ -416,7 +448,12 @@ def summary(findings: list[Finding], games: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("records", nargs="+", type=Path, help="arena --record files")
+    ap.add_argument("records", nargs="+", type=Path, help="arena --record files (or, with "
+                    "--check-positions, position files)")
+    ap.add_argument("--check-positions", action="store_true", help="replay saved positions with the "
+                    "current engine (--level, its default budget or --budget) instead of analysing games")
+    ap.add_argument("--level", default="hard")
+    ap.add_argument("--budget", type=float, default=None, help="seconds per move for --check-positions")
     ap.add_argument("--side", action="append", default=None,
                     help="engine label to study (repeatable; default: every ours: label)")
     ap.add_argument("--vcdt-seconds", type=float, default=10.0)
@@ -431,6 +468,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     opts = Options(args.vcdt_seconds, args.vcdt_depth, args.search_seconds, args.own_seconds, args.cloudict,
                    args.cloudict_depth, args.breadth)
+    if args.check_positions:
+        for path in args.records:
+            check_positions(path, args.level, args.budget, args.vcdt_seconds, args.vcdt_depth)
+        return 0
     records = read_records(args.records)
     findings: list[Finding] = []
     games = 0

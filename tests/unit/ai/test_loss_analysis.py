@@ -94,3 +94,17 @@ def test_the_tool_prints_a_summary_and_writes_positions(tmp_path, capsys):
 def test_a_move_that_goes_on_attacking_keeps_the_win(played, keeps):
     before = position(["JJ", "AAAC", "JKKJ", "AESA", "JLLJ", "ASSS"])
     assert la.keeps_attack(before, tuple(arena.parse_move(played, 19))) is keeps
+
+
+def test_saved_positions_are_replayed_with_the_current_engine(tmp_path, capsys):
+    # Given the position before White's careless corner move, saved as the tool writes it
+    case = {"id": "careless", "class": "missed-vcdt-defence", "size": 19, "turns": ["JJ", "AAAC", "JKKJ"],
+            "to_move": "white", "played": "AESA", "refutation_turns": 7}
+    path = tmp_path / "positions.jsonl"
+    path.write_text(json.dumps(case) + "\n" + json.dumps(dict(case, id="skipped", **{"class": "quiet-loss"})))
+    # When the engine answers it at a short budget
+    assert la.main([str(path), "--check-positions", "--budget", "0.3", "--vcdt-seconds", "3"]) == 0
+    out = capsys.readouterr().out
+    # Then only the VCDT-class position is counted, with a verdict
+    assert "careless" in out and "skipped" not in out
+    assert "hard: " in out and " of 1 positions held" in out
