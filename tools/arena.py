@@ -49,6 +49,7 @@ import queue
 import random
 import re
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -130,6 +131,21 @@ def _env_for(cmd: list[str]) -> dict[str, str] | None:
     return env
 
 
+# Engine processes still running, so that an arena stopped by a signal leaves none behind.
+LIVE: set[EngineProcess] = set()
+LIVE_LOCK = threading.Lock()
+
+
+def stop_all_engines(signum: int, _frame: object) -> None:
+    """Signal handler: end every engine process, then exit (a cut-short run keeps its records)."""
+    with LIVE_LOCK:
+        procs = list(LIVE)
+    for engine in procs:
+        if engine.proc.poll() is None:
+            engine.proc.kill()
+    os._exit(128 + signum)
+
+
 class EngineProcess:
     """One engine process; a single reader thread queues its stdout lines (so no answer is
     ever swallowed by a reader that gave up waiting)."""
@@ -142,6 +158,8 @@ class EngineProcess:
                                      stderr=self.log, text=True, bufsize=1,
                                      cwd=str(cwd or ROOT), env=_env_for(cmd))
         self.lines: queue.Queue[str | None] = queue.Queue()
+        with LIVE_LOCK:
+            LIVE.add(self)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -212,6 +230,8 @@ class EngineProcess:
                 self.proc.wait()
         if self.log is not subprocess.DEVNULL:
             self.log.close()  # type: ignore[union-attr]
+        with LIVE_LOCK:
+            LIVE.discard(self)
 
 
 def make_opening(size: int, rng: random.Random) -> list[list[int]]:
@@ -554,6 +574,8 @@ def main(argv: list[str] | None = None) -> int:
     for i, op in enumerate(openings):
         jobs.append((label_a, label_b, op, 2 * i))
         jobs.append((label_b, label_a, op, 2 * i + 1))
+    signal.signal(signal.SIGTERM, stop_all_engines)
+    signal.signal(signal.SIGINT, stop_all_engines)
     record_lock = threading.Lock()
     if args.record:
         args.record.parent.mkdir(parents=True, exist_ok=True)

@@ -4,9 +4,11 @@ It behaves like the engines the arena must cope with: a help banner on stdout (o
 line starts with ``move XXXX``), statistics lines before every answer, every received line
 logged to ``received.log`` in its working directory. Black fills the board from the bottom row,
 White from the top row, so Black makes six quickly on an empty edge. ``--stubborn`` makes it
-ignore ``quit`` and the end of its input (the arena must end it).
+ignore ``quit`` and the end of its input (the arena must end it); ``--slow`` makes it think for a
+minute before every answer. It leaves a file ``pid-<its pid>`` in its working directory.
 """
 
+import os
 import sys
 import time
 
@@ -14,6 +16,8 @@ import time
 def main() -> int:
     size = 19
     stubborn = "--stubborn" in sys.argv
+    slow = "--slow" in sys.argv
+    open(f"pid-{os.getpid()}", "w").close()
     taken: set[str] = set()
     stones = 0
     log = open("received.log", "a")  # noqa: SIM115 - kept open for the engine's life
@@ -42,6 +46,8 @@ def main() -> int:
                     out.append(p)
         text = "".join(out)
         place(text)
+        if slow:
+            time.sleep(60)
         say("Searching 1/2")
         say("Score : 0.5")
         return "move " + text

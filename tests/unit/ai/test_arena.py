@@ -1,8 +1,12 @@
 """The arena's bookkeeping and one real game between two engine processes."""
 
+import contextlib
 import json
 import math
+import os
 import random
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -163,3 +167,40 @@ def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(t
     assert len(by_opening) == 2
     for pair in by_opening.values():
         assert sorted((g["black"], g["white"]) for g in pair) == [("fa", "fb"), ("fb", "fa")]
+
+
+def test_an_arena_stopped_by_a_signal_leaves_no_engine_behind(tmp_path):
+    slow = f"{sys.executable} {FAKE} --slow --stubborn"
+    arena_proc = subprocess.Popen(
+        [sys.executable, str(Path(arena.__file__)), f"fa={slow}", f"fb={slow}", "--games", "2",
+         "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--openings", "lg"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while len(list(tmp_path.glob("pid-*"))) < 2 and time.time() < deadline:
+        time.sleep(0.1)
+    pids = [int(p.name[4:]) for p in tmp_path.glob("pid-*")]
+    assert len(pids) == 2
+    time.sleep(0.5)
+    arena_proc.send_signal(signal.SIGTERM)
+    try:
+        assert arena_proc.wait(timeout=10) != 0
+        for pid in pids:
+            assert _ends(pid), f"engine {pid} still running after the arena was stopped"
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _ends(pid: int, within: float = 5.0) -> bool:
+    """The process is gone (or a zombie waiting to be reaped) within ``within`` seconds."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().split()[2] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
