@@ -26,7 +26,8 @@ end of a game each engine gets ``quit``; one still running after ``--quit-grace`
 terminated, then killed. ``--record FILE`` appends one JSON line per game (engines, colours,
 opening, every move with its time, winner, reason) as the game ends; tools/loss_analysis.py
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
-short). Examples::
+short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
+far stay). Examples::
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
