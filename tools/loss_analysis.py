@@ -105,12 +105,38 @@ def forced_win(position: Position, seconds: float, depth: int) -> Win | None:
         return Win("six", 1, (board.threat_sets(s)[0][0],))
     if position.stones_to_place != 2:
         return None
+    unstoppable_pair = triple_threat(board, s)
+    if unstoppable_pair is not None:
+        return Win("vcdt", 2, unstoppable_pair)
     solver = Vcdt(board, time.perf_counter() + seconds)
     try:
         found = solver.solve(s, depth)
     except Timeout as exc:
         raise Unknown from exc
     return None if found is None else Win("vcdt", found[0], found[1])
+
+
+def triple_threat(board: Board, s: int) -> tuple[int, int] | None:
+    """A pair for ``s`` (to move, no six available) that blocks all of the opponent's threat
+    windows and leaves three or more threats: a win next turn. Found by trying every pair of
+    points near the stones, because the VCDT solver only pairs points of the attacker's own
+    windows and so misses "one stone blocks, the other makes three threats"."""
+    o = 1 - s
+    cands = board.candidates()
+    place = board.place
+    remove = board.remove
+    thr = board.thr
+    for i, x in enumerate(cands):
+        place(x, s)
+        for y in cands[i + 1:]:
+            place(y, s)
+            if thr[s] and not thr[o] and count_hits(board.threat_sets(s)) >= 3:
+                remove(y, s)
+                remove(x, s)
+                return x, y
+            remove(y, s)
+        remove(x, s)
+    return None
 
 
 def unstoppable(position: Position) -> bool:

@@ -108,3 +108,24 @@ def test_saved_positions_are_replayed_with_the_current_engine(tmp_path, capsys):
     # Then only the VCDT-class position is counted, with a verdict
     assert "careless" in out and "skipped" not in out
     assert "hard: " in out and " of 1 positions held" in out
+
+
+# hard vs Cloudict depth 4, game 34, after White's block o9 i9 of Black's four j9–m9: White now has
+# a threat of its own, and Black wins by blocking it with one stone while the other stone makes
+# three threats — a pair the VCDT solver does not generate (it pairs points of Black's windows).
+BLOCK_AND_TRIPLE = ["JJ", "KKJL", "LJKI", "LHIK", "MKJH", "IGNL", "MJKJ", "IJOJ", "MHMI", "MGML", "JILI",
+                    "OIII"]
+
+
+def test_a_block_with_one_stone_and_three_threats_with_the_other_is_a_forced_win():
+    pos = position(BLOCK_AND_TRIPLE)
+    board = la.Board.from_position(pos)
+    pair = la.triple_threat(board, 0)
+    assert pair is not None
+    pos.play(list(pair))
+    after = la.Board.from_position(pos)
+    assert not after.thr[1] and la.count_hits(after.threat_sets(0)) >= 3
+    win = la.forced_win(position(BLOCK_AND_TRIPLE), 3.0, 4)
+    assert win is not None and win.turns == 2
+    # and where it does not apply, nothing is claimed
+    assert la.triple_threat(la.Board.from_position(position(["JJ", "KKLL"])), 0) is None

@@ -5,7 +5,8 @@ opponent win by continuous double threats (VCDT), or missed a forced win of our 
 long search found a move that holds. The test asks the hard level for its answer under a fixed
 search depth (``max_depth``) and a budget generous enough that the clock does not decide, then
 checks that the opponent has no forced win of at most the recorded refutation's length after it
-(the repo's VCDT solver, node-limited, so the verdict does not depend on the machine's speed).
+(a block-and-three-threats pair, tried exhaustively, and the repo's VCDT solver, node-limited,
+so the verdict does not depend on the machine's speed).
 
 Cases the current engine still fails are marked ``xfail`` (not strict) in ``KNOWN_FAILING``; the
 engine work turns them green.
@@ -22,6 +23,7 @@ from connect6.ai.board import Board, count_hits
 from connect6.ai.movegen import win_now
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
+from tools.loss_analysis import triple_threat
 
 DATA = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
@@ -35,7 +37,7 @@ KNOWN_FAILING: set[str] = {
     "hard-cd2-g2-t8", "hard-cd2-g3-t11", "hard-cd2-g4-t4", "hard-cd2-g17-t7", "hard-cd2-g21-t13",
     "hard-cd2-g25-t11", "hard-cd2-g26-t6", "hard-cd2-g27-t11", "hard-cd2-g34-t4", "hard-cd2-g35-t19",
     "hard-cd4-g5-t7", "hard-cd4-g12-t8", "hard-cd4-g22-t8", "hard-cd4-g29-t11", "hard-cd4-g31-t13",
-    "hard-cd4-g34-t12", "hard-cd4-g37-t11", "hard-cd4-g40-t22",
+    "hard-cd4-g37-t11",
 }
 
 
@@ -69,6 +71,9 @@ def opponent_wins(position: Position, turns: int) -> bool:
         return True
     if turns <= 1:
         return False
+    # one stone blocks our threat, the other makes three: the VCDT solver does not pair these
+    if triple_threat(board, s) is not None:
+        return True
     solver = NodeLimitedVcdt(board, VCDT_NODES)
     try:
         return solver.solve(s, turns - 1) is not None
