@@ -37,7 +37,8 @@ KNOWN_FAILING: set[str] = {
     "hard-cd2-g2-t8", "hard-cd2-g3-t11", "hard-cd2-g4-t4", "hard-cd2-g17-t7", "hard-cd2-g21-t13",
     "hard-cd2-g25-t11", "hard-cd2-g26-t6", "hard-cd2-g27-t11", "hard-cd2-g34-t4", "hard-cd2-g35-t19",
     "hard-cd4-g5-t7", "hard-cd4-g12-t8", "hard-cd4-g22-t8", "hard-cd4-g29-t11", "hard-cd4-g31-t13",
-    "hard-cd4-g37-t11",
+    "hard-cd4-g37-t11", "repeat-hard-cd2-g4-t18", "repeat-hard-cd4-g12-t16", "repeat-hard-cd4-g27-t13",
+    "repeat-hard-cd4-g37-t15",
 }
 
 
