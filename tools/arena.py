@@ -1,22 +1,40 @@
 #!/usr/bin/env python3
 """Arena: play engines that speak the Connect6 text protocol against each other.
 
-Every game starts from a varied opening (the first two or three turns placed at random near
-the centre, sent to both engines with ``black``/``white``); each opening is played twice with
-the colours swapped. Every answer is checked with ``connect6.rules``: an illegal or missing
-answer loses the game. At the end the arena prints the score, the Elo difference with a 95 %
-confidence interval, and the time per move (median, p99, max) of each engine, measured from
-sending the command to reading the ``move`` line.
+Every game starts from an opening sent to both engines with ``black``/``white``; each opening is
+played twice with the colours swapped. Openings are either random (the first two or three turns
+placed at random near the centre; the default) or, with ``--openings lg``, the first 1–3 turns of
+a Little Golem expert game from tests/data/littlegolem/games.jsonl, chosen reproducibly by the
+seed and, with ``--symmetry``, turned by one of the board's 8 symmetries (distinct up to
+symmetry). Every answer is checked with ``connect6.rules``: an illegal or missing answer loses
+the game. At the end the arena prints the score, the Elo difference with a 95 % confidence
+interval, and the time per move (median, p99, max) of each engine, measured from sending the
+command to reading the ``move`` line.
 
 Engines are commands (shell words, ``{size}`` is replaced by the board size) or shorthands:
 ``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen earlier version in
-tools/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Examples::
+tools/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Per engine (``-a`` for
+the first, ``-b`` for the second):
+
+* ``--cwd-a DIR`` – the engine's working directory (default: the repository root);
+* ``--setup-a CMD`` – a protocol line sent before every game (repeatable, e.g. ``depth 4``);
+* ``--time-a MS`` – shorthand for ``--setup-a "time MS"``.
+
+Only a whole line ``move XX`` or ``move XXXX`` (letters) counts as an answer; banners, help text
+and statistics an engine prints on stdout are ignored (an ``error …`` line is a forfeit). At the
+end of a game each engine gets ``quit``; one still running after ``--quit-grace`` seconds is
+terminated, then killed. ``--record FILE`` appends one JSON line per game (engines, colours,
+opening, every move with its time, winner, reason) as the game ends; tools/loss_analysis.py
+reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
+short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
+far stay). Examples::
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
-    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 \
+    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 \\
         --size {size} --level hard"
-    python tools/arena.py ours:hard "cloudict=/opt/cloudict/cloudict" --games 10
+    python tools/arena.py ours:hard cd4=/opt/cloudict/cloudict --cwd-b /opt/cloudict \\
+        --setup-b "depth 4" --openings lg --symmetry --games 40 --record runs/cd4.jsonl
 
 At most two games run at once (the machine is shared); the default is one, so that the time per
 move is not inflated by the two games competing for the CPU.
@@ -27,22 +45,33 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import queue
 import random
+import re
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "layers" / "connect6"))
 
+from connect6.records import parse_label, split_labels  # noqa: E402
 from connect6.rules import IllegalMove, Position  # noqa: E402
+
+LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
+# A real answer is the whole line: "move" and one or two stones of two letters each.
+ANSWER_RE = re.compile(r"move\s+([A-Za-z]{2}|[A-Za-z]{4})")
+SGF_TURN_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
 
 
 def stone_text(point: int, size: int) -> str:
@@ -66,6 +95,13 @@ def parse_move(text: str, size: int) -> list[int]:
     return out
 
 
+def read_answer(line: str) -> str | None:
+    """The stones of a ``move`` answer line, or None for any other line (chatter, help text
+    such as ``  move XXXX  - tell the engine…``)."""
+    m = ANSWER_RE.fullmatch(line.rstrip("\r\n").rstrip())
+    return m.group(1).upper() if m else None
+
+
 def split_label(spec: str) -> tuple[str, str]:
     """``NAME=COMMAND`` names an engine; otherwise the spec is its own label."""
     head, sep, rest = spec.partition("=")
@@ -85,24 +121,55 @@ def expand(spec: str, size: int) -> list[str]:
     return [w.replace("{size}", str(size)) for w in shlex.split(spec)]
 
 
+def _env_for(cmd: list[str]) -> dict[str, str] | None:
+    """``ours:`` engines run as ``python -m connect6.ai.protocol``: from another working
+    directory they need the layer on PYTHONPATH."""
+    if cmd[:3] != [sys.executable, "-m", "connect6.ai.protocol"]:
+        return None
+    env = dict(os.environ)
+    layer = str(ROOT / "layers" / "connect6")
+    env["PYTHONPATH"] = layer + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+# Engine processes still running, so that an arena stopped by a signal leaves none behind.
+LIVE: set[EngineProcess] = set()
+LIVE_LOCK = threading.Lock()
+
+
+def stop_all_engines(signum: int, _frame: object) -> None:
+    """Signal handler: end every engine process, then exit (a cut-short run keeps its records)."""
+    with LIVE_LOCK:
+        procs = list(LIVE)
+    for engine in procs:
+        if engine.proc.poll() is None:
+            engine.proc.kill()
+    os._exit(128 + signum)
+
+
 class EngineProcess:
     """One engine process; a single reader thread queues its stdout lines (so no answer is
     ever swallowed by a reader that gave up waiting)."""
 
-    def __init__(self, cmd: list[str], log_path: Path | None) -> None:
+    def __init__(self, cmd: list[str], log_path: Path | None, cwd: Path | None = None,
+                 quit_grace: float = 3.0) -> None:
         self.log = open(log_path, "a") if log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.quit_grace = quit_grace
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, text=True, bufsize=1, cwd=str(ROOT))
+                                     stderr=self.log, text=True, bufsize=1,
+                                     cwd=str(cwd or ROOT), env=_env_for(cmd))
         self.lines: queue.Queue[str | None] = queue.Queue()
+        with LIVE_LOCK:
+            LIVE.add(self)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for out in self.proc.stdout:
-            self.lines.put(out.strip())
+            self.lines.put(out.rstrip("\r\n"))
         self.lines.put(None)  # end of output
 
-    def _wait_for(self, prefixes: tuple[str, ...], timeout: float) -> str | None:
+    def _wait_for(self, accept: Callable[[str], str | None], timeout: float) -> str | None:
         deadline = time.perf_counter() + timeout
         while True:
             left = deadline - time.perf_counter()
@@ -114,42 +181,58 @@ class EngineProcess:
                 return None
             if out is None:
                 return None
-            if out.startswith(prefixes):
-                return out
+            found = accept(out)
+            if found is not None:
+                return found
 
     def ready(self, timeout: float = 5.0) -> None:
         """Wait until the engine has started (answers ``name``), so start-up is not timed.
         Engines that do not answer ``name`` are waited for ``timeout`` seconds."""
         self.send("name")
-        self._wait_for(("name",), timeout)
+        self._wait_for(lambda out: out if out.startswith("name") else None, timeout)
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    @staticmethod
+    def _answer(out: str) -> str | None:
+        stones = read_answer(out)
+        if stones is not None:
+            return stones
+        return "" if out.startswith("error") else None
+
     def ask(self, line: str, timeout: float) -> tuple[str | None, float]:
-        """Send ``line`` and wait for the next ``move`` line: (move text, "" for an ``error``
-        line, or None for no answer in time; seconds)."""
+        """Send ``line`` and wait for the next ``move`` answer line: (move text, "" for an
+        ``error`` line, or None for no answer in time; seconds)."""
         start = time.perf_counter()
         self.send(line)
-        out = self._wait_for(("move", "error"), timeout)
-        elapsed = time.perf_counter() - start
-        if out is None:
-            return None, elapsed
-        return (out[4:].strip() if out.startswith("move") else ""), elapsed
+        out = self._wait_for(self._answer, timeout)
+        return out, time.perf_counter() - start
 
     def close(self) -> None:
+        """``quit``; an engine still running after the grace period is terminated, then killed
+        (some engines do not stop at the end of their input)."""
         try:
             self.send("quit")
-            self.proc.wait(timeout=5)
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
         except Exception:
             pass
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        try:
+            self.proc.wait(timeout=self.quit_grace)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=self.quit_grace)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
         if self.log is not subprocess.DEVNULL:
             self.log.close()  # type: ignore[union-attr]
+        with LIVE_LOCK:
+            LIVE.discard(self)
 
 
 def make_opening(size: int, rng: random.Random) -> list[list[int]]:
@@ -170,6 +253,93 @@ def make_opening(size: int, rng: random.Random) -> list[list[int]]:
     return turns
 
 
+# ---------------------------------------------------------------- Little Golem openings
+def sgf_turns(sgf: str, size: int = 19) -> list[list[int]]:
+    """The turns of a Little Golem SGF record as point lists (empty turns skipped)."""
+    return [[parse_label(lab, size) for lab in split_labels(text)]
+            for _colour, text in SGF_TURN_RE.findall(sgf) if text]
+
+
+def symmetry(turns: list[list[int]], size: int, k: int) -> list[list[int]]:
+    """Turns mapped by the board symmetry ``k`` (0 = identity … 7; 4–7 swap rows and columns)."""
+    n = size - 1
+    out = []
+    for stones in turns:
+        mapped = []
+        for p in stones:
+            c, r = p % size, p // size
+            if k & 4:
+                c, r = r, c
+            if k & 1:
+                c = n - c
+            if k & 2:
+                r = n - r
+            mapped.append(r * size + c)
+        out.append(mapped)
+    return out
+
+
+def canonical(turns: list[list[int]], size: int) -> tuple[tuple[int, ...], ...]:
+    """The same opening under every symmetry gives the same key (stones per turn sorted)."""
+    return min(tuple(tuple(sorted(t)) for t in symmetry(turns, size, k)) for k in range(8))
+
+
+@dataclass(frozen=True)
+class Opening:
+    turns: list[list[int]]
+    source: dict[str, Any] = field(default_factory=dict)
+
+
+def load_lg_games(path: Path = LITTLE_GOLEM) -> list[tuple[str, list[list[int]]]]:
+    games = []
+    with path.open() as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            if "SZ[" in rec["sgf"] and "SZ[19]" not in rec["sgf"]:
+                continue
+            games.append((str(rec["gid"]), sgf_turns(rec["sgf"])))
+    return games
+
+
+def lg_openings(count: int, rng: random.Random, turns: tuple[int, int] = (1, 3),
+                use_symmetry: bool = False, games: list[tuple[str, list[list[int]]]] | None = None,
+                size: int = 19) -> list[Opening]:
+    """``count`` distinct (up to symmetry) openings: the first ``turns[0]``–``turns[1]`` turns
+    of randomly drawn expert games, each turned by a random symmetry when ``use_symmetry``."""
+    if size != 19:
+        raise ValueError("the Little Golem records are 19x19 games")
+    games = games if games is not None else load_lg_games()
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    out: list[Opening] = []
+    lo, hi = turns
+    for _ in range(count * 200):
+        if len(out) == count:
+            break
+        gid, game = games[rng.randrange(len(games))]
+        k = rng.randint(lo, hi)
+        sym = rng.randrange(8) if use_symmetry else 0
+        if len(game) <= k:
+            continue
+        op = symmetry(game[:k], size, sym)
+        try:
+            pos = Position.from_turns(op, size)
+        except (IllegalMove, ValueError):
+            continue
+        if pos.is_over:
+            continue
+        key = canonical(op, size)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Opening(op, {"gid": gid, "turns": k, "symmetry": sym}))
+    if len(out) < count:
+        raise ValueError(f"only {len(out)} distinct openings of {lo}-{hi} turns found, {count} wanted")
+    return out
+
+
+# ---------------------------------------------------------------- one game
 @dataclass
 class GameRecord:
     black: str
@@ -178,23 +348,56 @@ class GameRecord:
     reason: str
     turns: list[tuple[int, ...]]
     times: dict[str, list[float]] = field(default_factory=dict)
+    opening_turns: int = 0
+    move_seconds: list[float] = field(default_factory=list)  # per turn after the opening
+    # The stones each engine answered (a pair even when its first stone made six and the
+    # position kept only that one), so that a record replays through Position.play.
+    answers: list[tuple[int, ...]] = field(default_factory=list)
+
+    def to_json(self, size: int, game_no: int, commands: dict[str, list[str]],
+                setup: dict[str, list[str]], opening_source: dict[str, Any]) -> dict[str, Any]:
+        """The per-game record line (see the module docstring)."""
+        moves = []
+        played = self.answers if self.answers else self.turns[self.opening_turns:]
+        for i, stones in enumerate(played):
+            colour = "black" if (self.opening_turns + i) % 2 == 0 else "white"
+            ms = round(1000 * self.move_seconds[i], 1) if i < len(self.move_seconds) else None
+            moves.append({"colour": colour, "engine": self.black if colour == "black" else self.white,
+                          "stones": move_text(stones, size), "ms": ms})
+        winner_colour = (None if self.winner is None
+                         else "black" if self.winner == self.black else "white")
+        return {
+            "game": game_no + 1, "size": size, "black": self.black, "white": self.white,
+            "engines": {lab: {"command": commands[lab], "setup": setup.get(lab, [])}
+                        for lab in (self.black, self.white)},
+            "opening": [move_text(t, size) for t in self.turns[: self.opening_turns]],
+            "opening_source": opening_source, "moves": moves,
+            "winner": self.winner, "winner_colour": winner_colour, "reason": self.reason,
+        }
 
 
 def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list[list[int]],
               size: int, move_timeout: float, max_turns: int, log_dir: Path | None,
-              game_no: int, setup: dict[str, list[str]]) -> GameRecord:
+              game_no: int, setup: dict[str, list[str]], cwds: dict[str, Path | None] | None = None,
+              quit_grace: float = 3.0) -> GameRecord:
     logs = {lab: (log_dir / f"g{game_no:03d}-{lab.replace(':', '_')}.log" if log_dir else None)
             for lab in (black, white)}
-    procs = {black: EngineProcess(specs[black], logs[black]),
-             white: EngineProcess(specs[white], logs[white])}
+    cwds = cwds or {}
+    procs = {lab: EngineProcess(specs[lab], logs[lab], cwds.get(lab), quit_grace) for lab in (black, white)}
     times: dict[str, list[float]] = {black: [], white: []}
+    seconds: list[float] = []
+    answers: list[tuple[int, ...]] = []
     pos = Position(size)
+
+    def record(winner: str | None, reason: str) -> GameRecord:
+        return GameRecord(black, white, winner, reason, pos.turns, times, len(opening), seconds, answers)
+
     try:
         for lab, proc in procs.items():
             proc.ready()
-            proc.send("new white")
             for line in setup.get(lab, []):
                 proc.send(line)
+            proc.send("new white")
         for turn in opening:
             colour = pos.to_move.value
             pos.play(turn)
@@ -203,26 +406,25 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
         last: list[int] | None = None
         while not pos.is_over and pos.turn_count < max_turns:
             mover = black if pos.to_move.value == "black" else white
+            other = white if mover == black else black
             proc = procs[mover]
             cmd = "next" if last is None else f"move {move_text(last, size)}"
             answer, elapsed = proc.ask(cmd, move_timeout)
             if answer is None or answer == "":
-                other = white if mover == black else black
                 why = "no answer in time" if answer is None else "error answer"
-                return GameRecord(black, white, other, f"{mover}: {why}", pos.turns, times)
+                return record(other, f"{mover}: {why}")
             times[mover].append(elapsed)
+            seconds.append(elapsed)
             try:
                 stones = parse_move(answer, size)
                 pos.play(stones)
+                answers.append(tuple(stones))
             except (ValueError, IllegalMove) as exc:
-                other = white if mover == black else black
-                return GameRecord(black, white, other, f"{mover}: illegal move {answer!r} ({exc})",
-                                  pos.turns, times)
+                return record(other, f"{mover}: illegal move {answer!r} ({exc})")
             last = stones
         if pos.winner is not None:
-            win = black if pos.winner.value == "black" else white
-            return GameRecord(black, white, win, "six", pos.turns, times)
-        return GameRecord(black, white, None, "draw" if pos.draw else "turn limit", pos.turns, times)
+            return record(black if pos.winner.value == "black" else white, "six")
+        return record(None, "draw" if pos.draw else "turn limit")
     finally:
         for proc in procs.values():
             proc.close()
@@ -257,6 +459,65 @@ def percentile(values: list[float], q: float) -> float:
     return vals[k]
 
 
+def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
+    """Print the score, Elo with its interval, game lengths and time per move of each engine."""
+    points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
+    wins = points.count(1.0)
+    draws = points.count(0.5)
+    losses = points.count(0.0)
+    score = sum(points) / len(points)
+    e, lo, hi = elo_interval(points)
+    as_black = [p for p, r in zip(points, records, strict=True) if r.black == label_a]
+    as_white = [p for p, r in zip(points, records, strict=True) if r.white == label_a]
+    print()
+    print(f"arena: {label_a} vs {label_b}, {board}, {len(records)} games, {detail}")
+    print(f"score {label_a}: +{wins} ={draws} -{losses}  ({100 * score:.1f} %; "
+          f"as Black {sum(as_black):.1f}/{len(as_black)}, as White {sum(as_white):.1f}/{len(as_white)})")
+    print(f"Elo difference {label_a} - {label_b}: {fmt_elo(e)} (95 % CI {fmt_elo(lo)} .. {fmt_elo(hi)})")
+    forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
+    if forfeits:
+        print("forfeits: " + "; ".join(forfeits))
+    lengths = [len(r.turns) for r in records]
+    print(f"game length in turns: median {statistics.median(lengths):.0f}, "
+          f"min {min(lengths)}, max {max(lengths)}")
+    print(f"{'engine':<28} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
+    for lab in (label_a, label_b):
+        ts = [t for r in records for t in r.times.get(lab, [])]
+        if not ts:
+            print(f"{lab:<28} {0:>6} {'-':>10} {'-':>8} {'-':>8}")
+            continue
+        print(f"{lab:<28} {len(ts):>6} {1000 * statistics.median(ts):>10.1f} "
+              f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
+
+
+def records_from_file(path: Path) -> list[GameRecord]:
+    """Games back from a ``--record`` file (for a table of a run that was cut short)."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        g = json.loads(line)
+        size = g["size"]
+        turns = [tuple(parse_move(t, size)) for t in g["opening"]]
+        turns += [tuple(parse_move(m["stones"], size)) for m in g["moves"]]
+        times: dict[str, list[float]] = {g["black"]: [], g["white"]: []}
+        for m in g["moves"]:
+            if m["ms"] is not None:
+                times[m["engine"]].append(m["ms"] / 1000)
+        out.append(GameRecord(g["black"], g["white"], g["winner"], g["reason"], turns, times,
+                              len(g["opening"])))
+    return out
+
+
+def parse_turn_range(text: str) -> tuple[int, int]:
+    """``"1-3"`` → (1, 3); ``"2"`` → (2, 2)."""
+    lo, _, hi = text.partition("-")
+    a, b = int(lo), int(hi or lo)
+    if not 1 <= a <= b:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a turn range like 1-3")
+    return a, b
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("engine_a")
@@ -270,33 +531,67 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--time-a", type=int, default=None, help="budget ms per move sent to engine A (time MS)")
     ap.add_argument("--time-b", type=int, default=None, help="budget ms per move sent to engine B")
+    ap.add_argument("--cwd-a", type=Path, default=None, help="engine A's working directory")
+    ap.add_argument("--cwd-b", type=Path, default=None, help="engine B's working directory")
+    ap.add_argument("--setup-a", action="append", default=[], help="line sent to engine A before a game")
+    ap.add_argument("--setup-b", action="append", default=[], help="line sent to engine B before a game")
+    ap.add_argument("--openings", choices=("random", "lg"), default="random",
+                    help="random near the centre, or from the Little Golem expert games")
+    ap.add_argument("--opening-turns", type=parse_turn_range, default=(1, 3),
+                    help="with --openings lg: how many of the game's first turns (e.g. 1-3)")
+    ap.add_argument("--symmetry", action="store_true", help="with --openings lg: turn each opening "
+                    "by a random board symmetry")
+    ap.add_argument("--quit-grace", type=float, default=3.0,
+                    help="seconds an engine gets to stop after quit before it is terminated")
     ap.add_argument("--log-dir", type=Path, default=None, help="keep each engine's stderr here")
-    ap.add_argument("--json", type=Path, default=None, help="write every game here")
+    ap.add_argument("--json", type=Path, default=None, help="write every game here (one JSON list)")
+    ap.add_argument("--record", type=Path, default=None, help="append one JSON line per game here")
+    ap.add_argument("--from-record", type=Path, default=None,
+                    help="play nothing: print the table of the games in this record file")
     args = ap.parse_args(argv)
     parallel = max(1, min(2, args.parallel))
     (label_a, spec_a), (label_b, spec_b) = split_label(args.engine_a), split_label(args.engine_b)
     if label_a == label_b:
         label_a, label_b = label_a + "#A", label_b + "#B"
+    if args.from_record:
+        done = records_from_file(args.from_record)
+        report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}")
+        return 0
     specs = {label_a: expand(spec_a, args.size), label_b: expand(spec_b, args.size)}
-    extra = {label_a: args.time_a, label_b: args.time_b}
-    setup = {lab: [f"time {ms}"] if ms is not None else [] for lab, ms in extra.items()}
+    cwds = {label_a: args.cwd_a, label_b: args.cwd_b}
+    setup = {label_a: list(args.setup_a), label_b: list(args.setup_b)}
+    for lab, ms in ((label_a, args.time_a), (label_b, args.time_b)):
+        if ms is not None:
+            setup[lab].append(f"time {ms}")
     if args.log_dir:
         args.log_dir.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     n_open = (args.games + 1) // 2
-    openings = [make_opening(args.size, rng) for _ in range(n_open)]
+    if args.openings == "lg":
+        openings = lg_openings(n_open, rng, args.opening_turns, args.symmetry, size=args.size)
+    else:
+        openings = [Opening(make_opening(args.size, rng), {"random": True}) for _ in range(n_open)]
     jobs = []
     for i, op in enumerate(openings):
         jobs.append((label_a, label_b, op, 2 * i))
         jobs.append((label_b, label_a, op, 2 * i + 1))
+    signal.signal(signal.SIGTERM, stop_all_engines)
+    signal.signal(signal.SIGINT, stop_all_engines)
+    record_lock = threading.Lock()
+    if args.record:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
 
-    def run(job: tuple[str, str, list[list[int]], int]) -> GameRecord:
+    def run(job: tuple[str, str, Opening, int]) -> GameRecord:
         black, white, op, no = job
-        rec = play_game(specs, black, white, op, args.size, args.move_timeout, args.max_turns,
-                        args.log_dir, no, setup)
+        rec = play_game(specs, black, white, op.turns, args.size, args.move_timeout, args.max_turns,
+                        args.log_dir, no, setup, cwds, args.quit_grace)
         mark = {None: "=", black: "B", white: "W"}[rec.winner]
         print(f"game {no + 1:3d}: {black} (B) vs {white} (W): {mark} {rec.reason}, "
               f"{len(rec.turns)} turns", flush=True)
+        if args.record:
+            line = json.dumps(rec.to_json(args.size, no, specs, setup, op.source))
+            with record_lock, args.record.open("a") as fh:
+                fh.write(line + "\n")
         return rec
 
     t0 = time.time()
@@ -304,31 +599,8 @@ def main(argv: list[str] | None = None) -> int:
         records = list(pool.map(run, jobs))
     wall = time.time() - t0
 
-    points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
-    wins = points.count(1.0)
-    draws = points.count(0.5)
-    losses = points.count(0.0)
-    score = sum(points) / len(points)
-    e, lo, hi = elo_interval(points)
-    as_black = [p for p, r in zip(points, records, strict=True) if r.black == label_a]
-    as_white = [p for p, r in zip(points, records, strict=True) if r.white == label_a]
-    print()
-    print(f"arena: {label_a} vs {label_b}, {args.size}x{args.size}, {len(records)} games, "
-          f"seed {args.seed}, {wall:.1f} s wall")
-    print(f"score {label_a}: +{wins} ={draws} -{losses}  ({100 * score:.1f} %; "
-          f"as Black {sum(as_black):.1f}/{len(as_black)}, as White {sum(as_white):.1f}/{len(as_white)})")
-    print(f"Elo difference {label_a} - {label_b}: {fmt_elo(e)} (95 % CI {fmt_elo(lo)} .. {fmt_elo(hi)})")
-    forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
-    if forfeits:
-        print("forfeits: " + "; ".join(forfeits))
-    print(f"{'engine':<28} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
-    for lab in (label_a, label_b):
-        ts = [t for r in records for t in r.times.get(lab, [])]
-        if not ts:
-            print(f"{lab:<28} {0:>6} {'-':>10} {'-':>8} {'-':>8}")
-            continue
-        print(f"{lab:<28} {len(ts):>6} {1000 * statistics.median(ts):>10.1f} "
-              f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
+    report(records, label_a, label_b, f"{args.size}x{args.size}",
+           f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall")
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in records]))
     return 0

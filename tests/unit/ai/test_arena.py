@@ -1,7 +1,15 @@
 """The arena's bookkeeping and one real game between two engine processes."""
 
+import contextlib
+import json
 import math
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +59,148 @@ def test_engine_labels_and_commands():
     assert arena.split_label("ours:hard") == ("ours:hard", "ours:hard")
     assert arena.expand("engine --size {size}", 15) == ["engine", "--size", "15"]
     assert arena.expand("ours:hard", 15)[-4:] == ["--size", "15", "--level", "hard"]
+
+
+# ---------------------------------------------------------------- engines that are not ours
+FAKE = Path(__file__).resolve().parent / "fake_engine.py"
+
+
+def fake(stubborn: bool = False) -> list[str]:
+    return [sys.executable, str(FAKE)] + (["--stubborn"] if stubborn else [])
+
+
+@pytest.mark.parametrize("line, stones", [
+    ("move JJ", "JJ"), ("move jjkk", "JJKK"), ("move JJKK  ", "JJKK"),
+    ("            move XXXX   - tell the engine that the opponent take the move XXXX,", None),
+    ("move XXXX - tell", None), ("Searching 1/39", None), ("moved JJ", None), ("move JJK", None),
+    ("Score :\t804.700", None),
+])
+def test_only_a_whole_move_line_is_an_answer(line, stones):
+    assert arena.read_answer(line) == stones
+
+
+def test_a_chatty_engine_in_its_own_directory_gets_its_setup_and_loses_nothing(tmp_path):
+    # Given two fake engines that print help text and statistics, each in its own directory
+    dirs = {"a": tmp_path / "a", "b": tmp_path / "b"}
+    for d in dirs.values():
+        d.mkdir()
+    specs = {"a": fake(), "b": fake()}
+    # When they play a game with setup lines for one of them
+    rec = arena.play_game(specs, "a", "b", [[9 * 19 + 9]], 19, 10.0, 40, None, 0,
+                          {"a": ["depth 4", "vcf"]}, cwds=dirs)
+    # Then the help line "move XXXX" was not taken for an answer: White (first to move, filling
+    # the top row) made six in legal moves
+    assert rec.winner == "b" and rec.reason == "six"
+    final = Position.from_turns(rec.turns, 19)
+    assert final.winner is not None and final.winner.value == "white"
+    # and each engine ran in its directory; the setup lines came before the game
+    got_a = (dirs["a"] / "received.log").read_text().split("\n")
+    got_b = (dirs["b"] / "received.log").read_text().split("\n")
+    assert got_a.index("depth 4") < got_a.index("vcf") < got_a.index("new white") < got_a.index("black JJ")
+    assert "depth 4" not in got_b and "black JJ" in got_b
+    assert len(rec.move_seconds) == len(rec.turns) - 1
+
+
+def test_an_engine_that_ignores_quit_is_ended(tmp_path):
+    proc = arena.EngineProcess(fake(stubborn=True), None, tmp_path, quit_grace=0.5)
+    proc.ready()
+    t0 = time.perf_counter()
+    proc.close()
+    assert proc.proc.poll() is not None
+    assert time.perf_counter() - t0 < 5
+    assert "quit" in (tmp_path / "received.log").read_text().split("\n")
+
+
+def test_little_golem_openings_are_legal_distinct_and_reproducible():
+    ops = arena.lg_openings(30, random.Random(5), (1, 3), use_symmetry=True)
+    again = arena.lg_openings(30, random.Random(5), (1, 3), use_symmetry=True)
+    assert [o.turns for o in ops] == [o.turns for o in again]
+    assert len({arena.canonical(o.turns, 19) for o in ops}) == 30
+    games = dict(arena.load_lg_games())
+    for op in ops:
+        assert 1 <= len(op.turns) <= 3
+        pos = Position.from_turns(op.turns, 19)
+        assert not pos.is_over
+        # the opening is the expert game's start under the recorded symmetry
+        src = op.source
+        assert arena.symmetry(games[src["gid"]][: src["turns"]], 19, src["symmetry"]) == op.turns
+    assert {o.source["symmetry"] for o in ops} != {0}
+
+
+def test_symmetries_are_the_eight_of_the_square():
+    turns = [[0], [1, 19 * 2 + 5]]
+    images = {str(arena.symmetry(turns, 19, k)) for k in range(8)}
+    assert len(images) == 8
+    assert arena.symmetry(turns, 19, 0) == turns
+    assert arena.canonical(arena.symmetry(turns, 19, 6), 19) == arena.canonical(turns, 19)
+
+
+def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    rc = arena.main([f"fa={sys.executable} {FAKE}", f"fb={sys.executable} {FAKE}", "--games", "4",
+                     "--openings", "lg", "--opening-turns", "2-3", "--symmetry", "--setup-b", "depth 2",
+                     "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--max-turns", "30",
+                     "--record", str(record), "--seed", "3"])
+    assert rc == 0
+    played = capsys.readouterr().out
+    assert "score fa:" in played
+    # the table can be printed again from the record file alone
+    assert arena.main(["fa", "fb", "--from-record", str(record)]) == 0
+    again = capsys.readouterr().out
+    assert [ln for ln in again.splitlines() if ln.startswith(("score", "Elo", "game length"))] == \
+        [ln for ln in played.splitlines() if ln.startswith(("score", "Elo", "game length"))]
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(games) == 4
+    by_opening: dict[str, list[dict]] = {}
+    for g in games:
+        by_opening.setdefault(str(g["opening"]), []).append(g)
+        assert g["engines"]["fb"]["setup"] == ["depth 2"]
+        assert 2 <= len(g["opening"]) <= 3 and g["opening_source"]["gid"]
+        turns = [arena.parse_move(t, 19) for t in g["opening"]] + \
+                [arena.parse_move(m["stones"], 19) for m in g["moves"]]
+        final = Position.from_turns(turns, 19)
+        assert all(m["ms"] is not None and m["ms"] >= 0 for m in g["moves"])
+        assert all(m["engine"] == g[m["colour"]] for m in g["moves"])
+        if g["reason"] == "six":
+            assert final.winner is not None and final.winner.value == g["winner_colour"]
+            assert g[g["winner_colour"]] == g["winner"]
+    assert len(by_opening) == 2
+    for pair in by_opening.values():
+        assert sorted((g["black"], g["white"]) for g in pair) == [("fa", "fb"), ("fb", "fa")]
+
+
+def test_an_arena_stopped_by_a_signal_leaves_no_engine_behind(tmp_path):
+    slow = f"{sys.executable} {FAKE} --slow --stubborn"
+    arena_proc = subprocess.Popen(
+        [sys.executable, str(Path(arena.__file__)), f"fa={slow}", f"fb={slow}", "--games", "2",
+         "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--openings", "lg"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while len(list(tmp_path.glob("pid-*"))) < 2 and time.time() < deadline:
+        time.sleep(0.1)
+    pids = [int(p.name[4:]) for p in tmp_path.glob("pid-*")]
+    assert len(pids) == 2
+    time.sleep(0.5)
+    arena_proc.send_signal(signal.SIGTERM)
+    try:
+        assert arena_proc.wait(timeout=10) != 0
+        for pid in pids:
+            assert _ends(pid), f"engine {pid} still running after the arena was stopped"
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _ends(pid: int, within: float = 5.0) -> bool:
+    """The process is gone (or a zombie waiting to be reaped) within ``within`` seconds."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().split()[2] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
