@@ -25,7 +25,8 @@ and statistics an engine prints on stdout are ignored (an ``error …`` line is 
 end of a game each engine gets ``quit``; one still running after ``--quit-grace`` seconds is
 terminated, then killed. ``--record FILE`` appends one JSON line per game (engines, colours,
 opening, every move with its time, winner, reason) as the game ends; tools/loss_analysis.py
-reads these files. Examples::
+reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
+short). Examples::
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
@@ -328,12 +329,16 @@ class GameRecord:
     times: dict[str, list[float]] = field(default_factory=dict)
     opening_turns: int = 0
     move_seconds: list[float] = field(default_factory=list)  # per turn after the opening
+    # The stones each engine answered (a pair even when its first stone made six and the
+    # position kept only that one), so that a record replays through Position.play.
+    answers: list[tuple[int, ...]] = field(default_factory=list)
 
     def to_json(self, size: int, game_no: int, commands: dict[str, list[str]],
                 setup: dict[str, list[str]], opening_source: dict[str, Any]) -> dict[str, Any]:
         """The per-game record line (see the module docstring)."""
         moves = []
-        for i, stones in enumerate(self.turns[self.opening_turns:]):
+        played = self.answers if self.answers else self.turns[self.opening_turns:]
+        for i, stones in enumerate(played):
             colour = "black" if (self.opening_turns + i) % 2 == 0 else "white"
             ms = round(1000 * self.move_seconds[i], 1) if i < len(self.move_seconds) else None
             moves.append({"colour": colour, "engine": self.black if colour == "black" else self.white,
@@ -360,10 +365,11 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
     procs = {lab: EngineProcess(specs[lab], logs[lab], cwds.get(lab), quit_grace) for lab in (black, white)}
     times: dict[str, list[float]] = {black: [], white: []}
     seconds: list[float] = []
+    answers: list[tuple[int, ...]] = []
     pos = Position(size)
 
     def record(winner: str | None, reason: str) -> GameRecord:
-        return GameRecord(black, white, winner, reason, pos.turns, times, len(opening), seconds)
+        return GameRecord(black, white, winner, reason, pos.turns, times, len(opening), seconds, answers)
 
     try:
         for lab, proc in procs.items():
@@ -391,6 +397,7 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
             try:
                 stones = parse_move(answer, size)
                 pos.play(stones)
+                answers.append(tuple(stones))
             except (ValueError, IllegalMove) as exc:
                 return record(other, f"{mover}: illegal move {answer!r} ({exc})")
             last = stones
@@ -431,6 +438,56 @@ def percentile(values: list[float], q: float) -> float:
     return vals[k]
 
 
+def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
+    """Print the score, Elo with its interval, game lengths and time per move of each engine."""
+    points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
+    wins = points.count(1.0)
+    draws = points.count(0.5)
+    losses = points.count(0.0)
+    score = sum(points) / len(points)
+    e, lo, hi = elo_interval(points)
+    as_black = [p for p, r in zip(points, records, strict=True) if r.black == label_a]
+    as_white = [p for p, r in zip(points, records, strict=True) if r.white == label_a]
+    print()
+    print(f"arena: {label_a} vs {label_b}, {board}, {len(records)} games, {detail}")
+    print(f"score {label_a}: +{wins} ={draws} -{losses}  ({100 * score:.1f} %; "
+          f"as Black {sum(as_black):.1f}/{len(as_black)}, as White {sum(as_white):.1f}/{len(as_white)})")
+    print(f"Elo difference {label_a} - {label_b}: {fmt_elo(e)} (95 % CI {fmt_elo(lo)} .. {fmt_elo(hi)})")
+    forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
+    if forfeits:
+        print("forfeits: " + "; ".join(forfeits))
+    lengths = [len(r.turns) for r in records]
+    print(f"game length in turns: median {statistics.median(lengths):.0f}, "
+          f"min {min(lengths)}, max {max(lengths)}")
+    print(f"{'engine':<28} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
+    for lab in (label_a, label_b):
+        ts = [t for r in records for t in r.times.get(lab, [])]
+        if not ts:
+            print(f"{lab:<28} {0:>6} {'-':>10} {'-':>8} {'-':>8}")
+            continue
+        print(f"{lab:<28} {len(ts):>6} {1000 * statistics.median(ts):>10.1f} "
+              f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
+
+
+def records_from_file(path: Path) -> list[GameRecord]:
+    """Games back from a ``--record`` file (for a table of a run that was cut short)."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        g = json.loads(line)
+        size = g["size"]
+        turns = [tuple(parse_move(t, size)) for t in g["opening"]]
+        turns += [tuple(parse_move(m["stones"], size)) for m in g["moves"]]
+        times: dict[str, list[float]] = {g["black"]: [], g["white"]: []}
+        for m in g["moves"]:
+            if m["ms"] is not None:
+                times[m["engine"]].append(m["ms"] / 1000)
+        out.append(GameRecord(g["black"], g["white"], g["winner"], g["reason"], turns, times,
+                              len(g["opening"])))
+    return out
+
+
 def parse_turn_range(text: str) -> tuple[int, int]:
     """``"1-3"`` → (1, 3); ``"2"`` → (2, 2)."""
     lo, _, hi = text.partition("-")
@@ -468,11 +525,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-dir", type=Path, default=None, help="keep each engine's stderr here")
     ap.add_argument("--json", type=Path, default=None, help="write every game here (one JSON list)")
     ap.add_argument("--record", type=Path, default=None, help="append one JSON line per game here")
+    ap.add_argument("--from-record", type=Path, default=None,
+                    help="play nothing: print the table of the games in this record file")
     args = ap.parse_args(argv)
     parallel = max(1, min(2, args.parallel))
     (label_a, spec_a), (label_b, spec_b) = split_label(args.engine_a), split_label(args.engine_b)
     if label_a == label_b:
         label_a, label_b = label_a + "#A", label_b + "#B"
+    if args.from_record:
+        done = records_from_file(args.from_record)
+        report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}")
+        return 0
     specs = {label_a: expand(spec_a, args.size), label_b: expand(spec_b, args.size)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}
     setup = {label_a: list(args.setup_a), label_b: list(args.setup_b)}
@@ -513,34 +576,8 @@ def main(argv: list[str] | None = None) -> int:
         records = list(pool.map(run, jobs))
     wall = time.time() - t0
 
-    points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
-    wins = points.count(1.0)
-    draws = points.count(0.5)
-    losses = points.count(0.0)
-    score = sum(points) / len(points)
-    e, lo, hi = elo_interval(points)
-    as_black = [p for p, r in zip(points, records, strict=True) if r.black == label_a]
-    as_white = [p for p, r in zip(points, records, strict=True) if r.white == label_a]
-    print()
-    print(f"arena: {label_a} vs {label_b}, {args.size}x{args.size}, {len(records)} games, "
-          f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall")
-    print(f"score {label_a}: +{wins} ={draws} -{losses}  ({100 * score:.1f} %; "
-          f"as Black {sum(as_black):.1f}/{len(as_black)}, as White {sum(as_white):.1f}/{len(as_white)})")
-    print(f"Elo difference {label_a} - {label_b}: {fmt_elo(e)} (95 % CI {fmt_elo(lo)} .. {fmt_elo(hi)})")
-    forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
-    if forfeits:
-        print("forfeits: " + "; ".join(forfeits))
-    lengths = [len(r.turns) for r in records]
-    print(f"game length in turns: median {statistics.median(lengths):.0f}, "
-          f"min {min(lengths)}, max {max(lengths)}")
-    print(f"{'engine':<28} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
-    for lab in (label_a, label_b):
-        ts = [t for r in records for t in r.times.get(lab, [])]
-        if not ts:
-            print(f"{lab:<28} {0:>6} {'-':>10} {'-':>8} {'-':>8}")
-            continue
-        print(f"{lab:<28} {len(ts):>6} {1000 * statistics.median(ts):>10.1f} "
-              f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
+    report(records, label_a, label_b, f"{args.size}x{args.size}",
+           f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall")
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in records]))
     return 0

@@ -138,7 +138,13 @@ def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(t
                      "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--max-turns", "30",
                      "--record", str(record), "--seed", "3"])
     assert rc == 0
-    assert "score fa:" in capsys.readouterr().out
+    played = capsys.readouterr().out
+    assert "score fa:" in played
+    # the table can be printed again from the record file alone
+    assert arena.main(["fa", "fb", "--from-record", str(record)]) == 0
+    again = capsys.readouterr().out
+    assert [ln for ln in again.splitlines() if ln.startswith(("score", "Elo", "game length"))] == \
+        [ln for ln in played.splitlines() if ln.startswith(("score", "Elo", "game length"))]
     games = [json.loads(line) for line in record.read_text().splitlines()]
     assert len(games) == 4
     by_opening: dict[str, list[dict]] = {}
