@@ -31,10 +31,7 @@ BUDGET_S = 60.0  # far more than the fixed depth needs: the clock does not cut t
 VCDT_NODES = 200_000
 
 # Ids of cases the shipped engine still answers with a refuted move (xfail, not strict).
-KNOWN_FAILING: set[str] = {
-    "hard-cd2-g2-t8", "hard-cd2-g3-t11", "hard-cd2-g4-t4", "hard-cd2-g17-t7", "hard-cd2-g21-t13",
-    "hard-cd2-g25-t11", "hard-cd2-g26-t6", "hard-cd2-g27-t11", "hard-cd2-g34-t4", "hard-cd2-g35-t19",
-}
+KNOWN_FAILING: set[str] = {"hard-cd2-g25-t11"}
 
 
 class NodeLimitedVcdt(Vcdt):
