@@ -41,7 +41,7 @@ class LevelConfig:
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
-    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 6, 6, 1, 5, 0,
+    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 6, 6, 1, 5, 6,
                           0.1, 6),
     "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.2, 8,
                         8, 1, 6, 6, 0.25, 8),

@@ -231,6 +231,8 @@ class Vcdt:
         seen: set[tuple[int, int]] = set()
         firsts = sorted(threes, key=lambda q: (-value.get(q, 0), q))[:k_first]
         for a in firsts:
+            if time.perf_counter() > self.deadline:
+                raise Timeout
             board.place(a, s)
             seconds = best_free(board, s, (a,), k_second)
             board.remove(a, s)
