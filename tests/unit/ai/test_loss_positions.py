@@ -33,13 +33,7 @@ BUDGET_S = 60.0  # far more than the fixed depth needs: the clock does not cut t
 VCDT_NODES = 200_000
 
 # Ids of cases the shipped engine still answers with a refuted move (xfail, not strict).
-KNOWN_FAILING: set[str] = {
-    "hard-cd2-g2-t8", "hard-cd2-g3-t11", "hard-cd2-g4-t4", "hard-cd2-g17-t7", "hard-cd2-g21-t13",
-    "hard-cd2-g25-t11", "hard-cd2-g26-t6", "hard-cd2-g27-t11", "hard-cd2-g34-t4", "hard-cd2-g35-t19",
-    "hard-cd4-g5-t7", "hard-cd4-g12-t8", "hard-cd4-g22-t8", "hard-cd4-g29-t11", "hard-cd4-g31-t13",
-    "hard-cd4-g37-t11", "repeat-hard-cd2-g4-t18", "repeat-hard-cd4-g12-t16", "repeat-hard-cd4-g27-t13",
-    "repeat-hard-cd4-g37-t15",
-}
+KNOWN_FAILING: set[str] = {"hard-cd2-g25-t11"}
 
 
 class NodeLimitedVcdt(Vcdt):

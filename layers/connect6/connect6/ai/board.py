@@ -24,7 +24,7 @@ from connect6.rules import Position
 # Road weights by own-stone count in a window with no enemy stone (index 0..6). Windows with
 # 4 or 5 stones are threats and are handled exactly by the threat logic; their weight here
 # only steers ordering.
-ROAD = (0, 17, 78, 141, 788, 1030, 100_000)
+ROAD = (0, 20, 90, 200, 300, 350, 100_000)
 
 # Evaluation from the side to move: MOVER_W * own roads - OTHER_W * enemy roads (ints).
 MOVER_W = 10

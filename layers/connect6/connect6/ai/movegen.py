@@ -92,12 +92,22 @@ def _seconds(board: Board, s: int, a: int, base: dict[int, int], pool: list[int]
     return out[:k]
 
 
-def normal_pairs(board: Board, s: int, k1: int, k2: int) -> list[tuple[int, int, int]]:
+def normal_pairs(board: Board, s: int, k1: int, k2: int,
+                 zone: set[int] | None = None) -> list[tuple[int, int, int]]:
     """Pairs from the ``k1`` best first stones, each with its ``k2`` best second stones
-    scored as if the first were placed (this sees same-window synergy)."""
+    scored as if the first were placed (this sees same-window synergy). With ``zone``, the
+    first stones are the best points of the zone (the second stones are free)."""
     scored = point_scores(board, s, first_candidates(board))
     base = {q: v for v, q in scored}
-    firsts = scored[:k1]
+    if zone is None:
+        firsts = scored[:k1]
+    else:
+        cells = board.cells
+        extra = [q for q in zone if cells[q] < 0 and q not in base]
+        if extra:
+            for v, q in point_scores(board, s, extra):
+                base[q] = v
+        firsts = sorted([(base[q], q) for q in zone if cells[q] < 0], reverse=True)[:k1]
     pool = [q for _, q in scored[: k1 + k2 + 2]]
     pairs: dict[tuple[int, int], int] = {}
     for sa, a in firsts:

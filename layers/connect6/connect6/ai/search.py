@@ -12,8 +12,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from connect6.ai.board import Board, count_hits
-from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, win_now
+from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, point_scores, win_now
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 
@@ -34,13 +34,17 @@ class LevelConfig:
     opp_check: int  # depth of the opponent-VCDT check of the chosen move (0: none)
     noise: int  # easy: pick among this many top one-ply moves
     free: int  # free stones per single-point block
+    entry_check: int = 0  # VCDT depth after an opponent's single threat in the safety check (0: none)
+    zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
+    screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
-    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 2, 2, 1, 5),
-    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.35, 5,
-                        5, 1, 6),
+    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 6, 6, 1, 5, 6,
+                          0.1, 6),
+    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.2, 8,
+                        8, 1, 6, 6, 0.25, 8),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -53,6 +57,15 @@ THREATENED = 3000
 # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the rest.
 AB_SHARE = 0.6
 SAFE_TRIES = 16
+# Root screening: at most this share of the time left, each move at most this share of the budget.
+SCREEN_SHARE = 0.5
+SCREEN_EACH = 0.04
+# The screen looks for opponent VCDTs of at most this many turns (the safety check goes deeper).
+SCREEN_DEPTH = 6
+# Zone points used as first stones when the screen widens to a refutation zone.
+ZONE_FIRSTS = 16
+# Share of the time left that one candidate's single-threat entry check may use.
+ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
 # Easy picks at random among its best one-ply moves within this margin of the best.
@@ -143,7 +156,25 @@ class Engine:
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
+        if cfg.zone_share > 0 and not sets:
+            zone = self._threat_zone()
+            if zone:
+                # The opponent, were it to move now, wins by force: only moves that touch the
+                # points its proof uses can stop it (plus the best pairs from the zone itself).
+                inside = [m for m in moves if m[1] in zone or m[2] in zone]
+                seen = {(a, b) if a < b else (b, a) for _, a, b in inside}
+                for m in normal_pairs(board, s, *cfg.root, zone=zone):
+                    if (m[1], m[2]) not in seen:
+                        inside.append(m)
+                if inside:
+                    inside.sort(reverse=True)
+                    moves = inside
+                    reason = "defends against a forced attack"
         pairs = [(a, b) for _, a, b in moves]
+        if cfg.screen_safe:
+            pairs, n_safe = self._screen(pairs, sets)
+            if n_safe:
+                pairs = pairs[:n_safe]
         full_end = self.end
         if cfg.opp_check:
             now = time.perf_counter()
@@ -200,6 +231,114 @@ class Engine:
         finally:
             self.nodes += solver.nodes
 
+    def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
+                ) -> tuple[list[tuple[int, int]], int]:
+        """Check root moves, in order, for an opponent VCDT after them, each for a moment only
+        (a safe verdict usually comes in milliseconds, a refutation takes longer). Returns the
+        moves reordered — safe ones first, then unchecked or undecided, then refuted ones
+        (longest refutation first) — and the number of safe ones. Stops after
+        ``screen_safe`` safe moves or its share of the time. When none of the moves is safe,
+        moves built from the refutations' zones (the points their proofs use) are tried:
+        the blocking stone (if forced) or a zone point with the best partners."""
+        cfg = self.cfg
+        s = self.side
+        o = 1 - s
+        now = time.perf_counter()
+        stop = now + (self.end - now) * SCREEN_SHARE
+        each = self.budget * SCREEN_EACH
+        safe: list[tuple[int, int]] = []
+        unknown: list[tuple[int, int]] = []
+        refuted: list[tuple[int, tuple[int, int]]] = []
+        zone: set[int] = set()
+        tried: set[tuple[int, int]] = set()
+        queue = list(pairs)
+        widened = False
+        blocks = hitting_moves(sets)[0] if sets else []
+        while True:
+            restart = False
+            for i, (a, b) in enumerate(queue):
+                now = time.perf_counter()
+                if now > stop or len(safe) >= cfg.screen_safe:
+                    unknown.extend(queue[i:])
+                    break
+                key = (a, b) if a < b else (b, a)
+                if key in tried:
+                    continue
+                tried.add(key)
+                board = self.board
+                board.place(a, s)
+                board.place(b, s)
+                solver = Vcdt(board, min(stop, now + each))
+                try:
+                    refutation = solver.solve(o, min(cfg.opp_check, SCREEN_DEPTH))
+                except Timeout:
+                    self._rebuild()
+                    unknown.append((a, b))
+                    continue
+                finally:
+                    self.nodes += solver.nodes
+                board.remove(b, s)
+                board.remove(a, s)
+                if refutation is None:
+                    safe.append((a, b))
+                else:
+                    refuted.append((-refutation[0], (a, b)))
+                    zone |= solver.zone
+                    if not safe:
+                        # Steer by the refutation: its first pair (or, when blocking, each
+                        # block with one of its points) and the moves touching it go next.
+                        x, y = refutation[1]
+                        front = [(h, q) for h in blocks for q in (x, y) if q != h] if sets else [(x, y)]
+                        rest = queue[i + 1:]
+                        front += [p for p in rest if x in p or y in p]
+                        front = [p for p in front
+                                 if ((p[0], p[1]) if p[0] < p[1] else (p[1], p[0])) not in tried]
+                        queue = front + [p for p in rest if not (x in p or y in p)]
+                        restart = True
+                        break
+            if restart:
+                continue
+            if safe or widened or not zone or time.perf_counter() > stop:
+                break
+            widened = True
+            queue = [p for p in self._zone_moves(zone, sets)
+                     if ((p[0], p[1]) if p[0] < p[1] else (p[1], p[0])) not in tried]
+        refuted.sort(key=lambda x: x[0])
+        return safe + unknown + [p for _, p in refuted], len(safe)
+
+    def _zone_moves(self, zone: set[int], sets: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+        """Moves that put a stone on the opponent's refutation zone: when blocking, each
+        blocking point (or blocking pair) with the zone's points; otherwise the zone's best
+        points with their best partners."""
+        board = self.board
+        s = self.side
+        cells = board.cells
+        if not sets:
+            return [(a, b) for _, a, b in normal_pairs(board, s, ZONE_FIRSTS, self.cfg.root[1], zone=zone)]
+        singles, hpairs = hitting_moves(sets)
+        ranked = [q for _, q in point_scores(board, s, [q for q in zone if cells[q] < 0])]
+        out = [(h, q) for h in singles for q in ranked if q != h]
+        out.extend(hpairs)
+        return out
+
+    def _threat_zone(self) -> set[int] | None:
+        """Null move: if the opponent, moving now, had a VCDT (or a single threat leading into
+        one), the points its proof uses; else None."""
+        cfg = self.cfg
+        o = 1 - self.side
+        deadline = min(self.end, time.perf_counter() + self.budget * cfg.zone_share)
+        solver = Vcdt(self.board, deadline)
+        try:
+            found = solver.solve(o, cfg.opp_check) is not None
+            if not found and cfg.entry_check:
+                found = solver.entry(o, cfg.entry_check) is not None
+        except Timeout:
+            self._rebuild()
+            return None
+        finally:
+            self.nodes += solver.nodes
+        return solver.zone if found else None
+
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
               forced: bool) -> tuple[int, int]:
         """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
@@ -207,9 +346,14 @@ class Engine:
         not forced to block, that pair itself), then the search's order."""
         s = self.side
         o = 1 - s
+        cfg = self.cfg
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
-        # If every move tried is refuted, play the one whose refutation is longest.
+        # If no move tried is safe, play (in this order) the first whose entry check ran out of
+        # time (unproven), the first with only a single-threat entry against it, or the one
+        # whose VCDT refutation is longest.
+        suspect: tuple[int, int] | None = None
+        entered: tuple[int, int] | None = None
         fallback, fallback_turns = best, 0
         while queue and len(tried) < SAFE_TRIES:
             a, b = queue.pop(0)
@@ -225,25 +369,43 @@ class Engine:
             board.place(b, s)
             solver = Vcdt(board, time.perf_counter() + left * 0.5)
             try:
-                refutation = solver.solve(o, self.cfg.opp_check)
+                refutation = solver.solve(o, cfg.opp_check)
             except Timeout:
                 # Unproven either way; if ``best`` was already refuted, this is no worse.
                 self._rebuild()
                 return (a, b)
             finally:
                 self.nodes += solver.nodes
+            entry = None
+            if refutation is None and cfg.entry_check:
+                solver.deadline = time.perf_counter() + (self.end - time.perf_counter()) * ENTRY_SHARE
+                try:
+                    entry = solver.entry(o, cfg.entry_check)
+                except Timeout:
+                    self._rebuild()
+                    if suspect is None:
+                        suspect = (a, b)
+                    continue
+                finally:
+                    self.nodes += solver.nodes
             board.remove(b, s)
             board.remove(a, s)
-            if refutation is None:
+            if refutation is None and entry is None:
                 return (a, b)
-            if refutation[0] > fallback_turns:
-                fallback, fallback_turns = (a, b), refutation[0]
-            x, y = refutation[1]
+            if refutation is not None:
+                if refutation[0] > fallback_turns:
+                    fallback, fallback_turns = (a, b), refutation[0]
+                x, y = refutation[1]
+            else:
+                assert entry is not None
+                if entered is None:
+                    entered = (a, b)
+                x, y = entry
             front = [p for p in queue if x in p or y in p]
             if not forced:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
-        return fallback
+        return suspect or entered or fallback
 
     def _iterate(self, pairs: list[tuple[int, int]]
                  ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:
@@ -256,8 +418,9 @@ class Engine:
         limit = self.max_depth if self.max_depth is not None else 64
         order = list(pairs)
         self.deadline = self.end
+        ab_start = time.perf_counter()
         for depth in range(1, limit + 1):
-            if depth > 1 and time.perf_counter() > self.start + (self.end - self.start) * NEW_ITERATION:
+            if depth > 1 and time.perf_counter() > ab_start + (self.end - ab_start) * NEW_ITERATION:
                 break
             alpha = -INF
             cur: tuple[int, int] | None = None

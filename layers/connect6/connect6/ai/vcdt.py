@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from connect6.ai.board import CLEAN, Board, count_hits, hitting_moves
+from connect6.ai.movegen import best_free, first_candidates, point_scores
 
 
 class Timeout(Exception):
@@ -26,6 +27,10 @@ class Vcdt:
         self.nodes = 0
         self.fail: dict[int, int] = {}
         self.max_pairs = max_pairs
+        # Every point a successful line touched: attacker stones and the empty points of the
+        # threat windows they made (a defender stone elsewhere cannot stop the proof; failed
+        # branches under a proven move may add a few more, which only widens the zone).
+        self.zone: set[int] = set()
 
     def solve(self, s: int, max_depth: int) -> tuple[int, tuple[int, int]] | None:
         """``(attacker turns to the six, first pair)`` if ``s`` (to move) wins by VCDT within
@@ -81,6 +86,17 @@ class Vcdt:
                     key = (a, b) if a < b else (b, a)
                     if key not in pairs:
                         pairs[key] = weight[a] + weight[b]
+        # A stone that alone makes two threats leaves its partner free: pair it with every
+        # point of the attacker's open windows (the partner builds the next threat).
+        for a in single_list:
+            own = [tuple([q for q in em if q != a]) for k, em in through[a] if k == 3]
+            if len(own) >= 2 and count_hits(own, 2) >= 2:
+                wa = weight[a]
+                for b in through:
+                    if b != a:
+                        key = (a, b) if a < b else (b, a)
+                        if key not in pairs:
+                            pairs[key] = wa + weight[b]
         ranked = sorted(pairs, key=lambda k: -pairs[k])
         return ranked, through
 
@@ -96,6 +112,13 @@ class Vcdt:
             if k == 3 and a not in em:
                 out.append(tuple([q for q in em if q != b]))
         return out
+
+    def _mark(self, a: int, b: int, sets: list[tuple[int, ...]]) -> None:
+        zone = self.zone
+        zone.add(a)
+        zone.add(b)
+        for x in sets:
+            zone.update(x)
 
     def _attack(self, s: int, depth: int) -> tuple[int, int] | None:
         board = self.board
@@ -117,6 +140,24 @@ class Vcdt:
             single_set = set(singles)
             candidates = [p for p in candidates
                           if p in allowed or p[0] in single_set or p[1] in single_set]
+            # A block can come with a stone that alone makes two threats, and two blocking
+            # stones can make threats too: pair every block with every point that makes a
+            # threat (in an open 3-window) and keep the blocking pairs, whatever the generator
+            # ranked.
+            seen = set(candidates)
+            threes = [q for q, lst in through.items() if any(k == 3 for k, _ in lst)]
+            threes.sort(key=lambda q: (-len(through[q]), q))
+            for h in singles:
+                for q in threes:
+                    if q != h:
+                        key2 = (h, q) if h < q else (q, h)
+                        if key2 not in seen:
+                            seen.add(key2)
+                            candidates.append(key2)
+            for hp in hpairs:
+                if hp not in seen:
+                    seen.add(hp)
+                    candidates.append(hp)
         tried = 0
         place = board.place
         remove = board.remove
@@ -133,6 +174,7 @@ class Vcdt:
             if t < 2:
                 continue
             if t >= 3:
+                self._mark(a, b, sets)
                 return a, b
             if depth <= 1:
                 continue  # a double threat needs another turn to win: not within this depth
@@ -153,8 +195,101 @@ class Vcdt:
             remove(b, s)
             remove(a, s)
             if ok:
+                self._mark(a, b, sets)
                 return a, b
             if tried >= self.max_pairs:
                 break
         self.fail[key] = depth
+        return None
+
+    # ------------------------------------------------------------------ single-threat entry
+    def _entry_moves(self, s: int, k_first: int, k_second: int, k_two: int) -> list[tuple[int, int]]:
+        """Pairs with which ``s`` makes a threat: a stone in an open 3-window (it alone makes a
+        threat window) with one of the best second stones, or both empty points of an open
+        2-window filled to four. Ranked by ``s``'s point scores; the caller skips those that
+        do not leave exactly one threat."""
+        board = self.board
+        code = board.code
+        cells = board.cells
+        wins = board.wins
+        clean = CLEAN[s]
+        threes: set[int] = set()
+        twos: set[tuple[int, int]] = set()
+        for w in board.open[s]:
+            k = clean[code[w]]
+            if k == 3:
+                threes.update([q for q in wins[w] if cells[q] < 0])
+            elif k == 2:
+                em = [q for q in wins[w] if cells[q] < 0]
+                for i, x in enumerate(em):
+                    for y in em[i + 1:]:
+                        twos.add((x, y) if x < y else (y, x))
+        if not threes and not twos:
+            return []
+        value = dict((q, v) for v, q in point_scores(board, s, first_candidates(board)))
+        out: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        firsts = sorted(threes, key=lambda q: (-value.get(q, 0), q))[:k_first]
+        for a in firsts:
+            if time.perf_counter() > self.deadline:
+                raise Timeout
+            board.place(a, s)
+            seconds = best_free(board, s, (a,), k_second)
+            board.remove(a, s)
+            for _, b in seconds:
+                key = (a, b) if a < b else (b, a)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((a, b))
+        ranked = sorted(twos, key=lambda p: (-(value.get(p[0], 0) + value.get(p[1], 0)), p))
+        for key in ranked[:k_two]:
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+        return out
+
+    def entry(self, s: int, depth: int, k_free: int = 4, k_first: int = 8, k_second: int = 6,
+              k_two: int = 18) -> tuple[int, int] | None:
+        """A move with which ``s`` (to move, no threat windows on the board) makes exactly one
+        threat such that after every block — the blocking stone with one of the defender's
+        ``k_free`` best free stones — ``s`` has a VCDT within ``depth`` turns; None if no such
+        move is found. This is how most games against a VCF-searching engine were lost: a
+        single four first, a double-threat chain after it. Heuristic for the defender (only its
+        best free stones are tried): a warning, not a proof. Raises :class:`Timeout`."""
+        board = self.board
+        o = 1 - s
+        if board.thr[s] or board.thr[o]:
+            return None
+        place = board.place
+        remove = board.remove
+        for a, b in self._entry_moves(s, k_first, k_second, k_two):
+            if time.perf_counter() > self.deadline:
+                raise Timeout
+            place(a, s)
+            place(b, s)
+            sets = board.threat_sets(s)
+            lost_everywhere = False
+            if sets and count_hits(sets) == 1:
+                singles, pairs = hitting_moves(sets)
+                defences: list[tuple[int, int]] = []
+                for c in singles:
+                    place(c, o)
+                    defences.extend([(c, f) for _, f in best_free(board, o, (c,), k_free)])
+                    remove(c, o)
+                defences.extend(pairs)
+                lost_everywhere = bool(defences)
+                for c, f in defences:
+                    place(c, o)
+                    place(f, o)
+                    holds = bool(board.thr[o]) or self.solve(s, depth) is None
+                    remove(f, o)
+                    remove(c, o)
+                    if holds:
+                        lost_everywhere = False
+                        break
+            remove(b, s)
+            remove(a, s)
+            if lost_everywhere:
+                self._mark(a, b, sets)
+                return a, b
         return None

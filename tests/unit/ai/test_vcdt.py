@@ -1,0 +1,106 @@
+"""The VCDT solver's move generation, proof zones and single-four entries (positions from games
+the hard level lost against Cloudict)."""
+
+import time
+
+from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.vcdt import Vcdt
+from connect6.rules import Position
+
+SIZE = 19
+
+
+def stones(text: str) -> list[int]:
+    """Protocol letters (column then row, ``A`` at the bottom left) as points."""
+    return [(ord(text[i + 1]) - 65) * SIZE + ord(text[i]) - 65 for i in range(0, len(text), 2)]
+
+
+def board_of(turns: list[str]) -> Board:
+    return Board.from_position(Position.from_turns([stones(t) for t in turns], SIZE))
+
+
+def place(board: Board, black: list[tuple[int, int]], white: list[tuple[int, int]]) -> Board:
+    for c, r in black:
+        board.place(r * SIZE + c, 0)
+    for c, r in white:
+        board.place(r * SIZE + c, 1)
+    return board
+
+
+def test_a_block_paired_with_a_stone_that_makes_three_threats_wins_at_once():
+    # Given White's four on the bottom row (Black must block it) and a Black point that alone
+    # completes two open fours, far from White's threat
+    board = place(Board(SIZE),
+                  black=[(9, 10), (9, 11), (9, 12), (10, 9), (11, 9), (12, 9)],
+                  white=[(0, 0), (1, 0), (2, 0), (3, 0)])
+    assert board.thr[1] and not board.thr[0]
+    # When Black's VCDT is searched one double-threat turn deep
+    found = Vcdt(board, time.perf_counter() + 10).solve(0, 1)
+    # Then the winning pair blocks White and plays the crossing point
+    assert found is not None
+    turns, (a, b) = found
+    assert turns == 2 and 9 * SIZE + 9 in (a, b)
+    assert {a, b} & {4, 5}
+
+
+def test_a_block_that_also_makes_a_double_threat_starts_a_forced_win():
+    # Given a game position where White (hard) had just made a four and Black's block at HH
+    # with IJ begins a 5-turn VCDT (the solver did not generate that pair before)
+    board = board_of(["JJ", "KJJK", "IKII", "LIIL", "HMMH", "KIKL", "JLKK", "HILM"])
+    assert board.thr[1] and not board.thr[0]
+    # When Black's VCDT is searched
+    found = Vcdt(board, time.perf_counter() + 30).solve(0, 6)
+    # Then it is found, and its first pair blocks every White threat window
+    assert found is not None and found[0] <= 5
+    a, b = found[1]
+    assert all(a in x or b in x for x in board.threat_sets(1))
+
+
+def test_a_stone_making_two_threats_is_paired_with_points_outside_three_windows():
+    # Given a Black point in two open 3-windows of different lines, and a lone Black pair far away
+    board = place(Board(SIZE),
+                  black=[(5, 6), (5, 7), (5, 8), (6, 5), (7, 5), (8, 5), (14, 14), (15, 14)],
+                  white=[])
+    solver = Vcdt(board, time.perf_counter() + 10)
+    ranked, _ = solver._pairs(0)
+    corner = 5 * SIZE + 5
+    partner = 14 * SIZE + 16  # in an open 2-window only, no 3-window
+    # Then the pair (crossing point, that partner) is among the attacker's candidates
+    assert (min(corner, partner), max(corner, partner)) in ranked
+
+
+def test_a_proof_records_its_zone():
+    # Given two crossing live threes (a forced win in two turns)
+    board = place(Board(SIZE),
+                  black=[(5, 5), (6, 5), (7, 5), (12, 10), (12, 11), (12, 12)],
+                  white=[(0, 18), (2, 18)])
+    solver = Vcdt(board, time.perf_counter() + 10)
+    found = solver.solve(0, 3)
+    # Then the zone holds the winning pair and the empty points of the threats it makes
+    assert found is not None
+    a, b = found[1]
+    assert {a, b} <= solver.zone
+    board.place(a, 0)
+    board.place(b, 0)
+    for empties in board.threat_sets(0):
+        assert set(empties) <= solver.zone
+
+
+def test_a_single_four_that_leads_into_a_vcdt_is_an_entry():
+    # Given a game position (White hard just played JH KJ) where Black's four JK JL wins:
+    # after every block, Black has a VCDT
+    board = board_of(["JJ", "IIKI", "JIIJ", "JHKJ"])
+    assert not board.thr[0] and not board.thr[1]
+    solver = Vcdt(board, time.perf_counter() + 60)
+    assert solver.solve(0, 6) is None  # no double-threat chain straight away
+    # When single-four entries are searched
+    entry = solver.entry(0, 6)
+    # Then one is found, it is a single threat, and each blocking point loses to a VCDT
+    assert entry is not None
+    a, b = entry
+    board.place(a, 0)
+    board.place(b, 0)
+    sets = board.threat_sets(0)
+    assert count_hits(sets) == 1
+    singles, _ = hitting_moves(sets)
+    assert singles
