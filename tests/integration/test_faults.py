@@ -1,8 +1,8 @@
 """Faults on every write path, through the handlers on moto.
 
 For each write path (run set-up, join alone / with the computer / with an invitation, redeem, a
-move with and without the computer's reply, resign, draw, the sweeper; the hint, which only reads)
-and each fault DynamoDB can end a call with after the client's retries (throttling in its four
+move with and without the computer's reply, resign, draw, the sweeper; the hint: its read and the
+write of its counter) and each fault DynamoDB can end a call with after the client's retries (throttling in its four
 forms, an internal error, three kinds of timeout, and a lost response after a write that landed):
 
 - the caller gets 503 ``service_unavailable`` with ``Retry-After`` (the sweeper's run fails and is
@@ -172,6 +172,10 @@ PATHS: dict[str, Path] = {
     "hint": Path(_against_computer,
                  lambda w: w.api.get(f"/v1/games/{w.game}/players/{w.context['ana']}/hint"),
                  "get_item", 200, 200),
+    # The hint's counter: a conditional write that changes the game's counter only, no events
+    "hint_counted": Path(_against_computer,
+                         lambda w: w.api.get(f"/v1/games/{w.game}/players/{w.context['ana']}/hint"),
+                         "put_item", 200, 200, emits=False),
 }
 
 
