@@ -2,8 +2,9 @@
 
 For each write path (run set-up, join alone / with the computer / with an invitation, redeem, a
 move with and without the computer's reply, resign, draw, the sweeper; the hint: its read and the
-write of its counter) and each fault DynamoDB can end a call with after the client's retries (throttling in its four
-forms, an internal error, three kinds of timeout, and a lost response after a write that landed):
+write of its counter) and each fault DynamoDB can end a call with after the client's retries
+(throttling in its four forms, an internal error, three kinds of timeout, and a lost response after
+a write that landed):
 
 - the caller gets 503 ``service_unavailable`` with ``Retry-After`` (the sweeper's run fails and is
   retried by its schedule);
