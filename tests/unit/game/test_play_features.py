@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 
 from connect6.game import ErrorCode, GameError, GameService, ListSink, Opponent, talk
 from connect6.game.draw_judge import is_level
+from connect6.game.model import DrawMark, Turn
 from connect6.records import parse_label
 from connect6.rules import Position
 from connect6.store import MemoryStore
@@ -37,6 +39,15 @@ def _position(turns: list[str], size: int = 15) -> Position:
     for turn in turns:
         position.play([parse_label(label, size) for label in turn.split()])
     return position
+
+
+def test_a_turn_keeps_its_draw_mark_and_older_turns_still_read() -> None:
+    turn = Turn(stones=["h8", "i9"], at=datetime(2026, 5, 1, 12, 0, tzinfo=UTC), talk="oops",
+                draw=DrawMark.ACCEPTED)
+    assert turn.encode() == "h8i9||oops|2026-05-01T12:00:00Z|a"
+    assert Turn.decode(turn.encode()) == turn
+    # A turn stored before offers came with moves has four fields: no mark
+    assert Turn.decode("h8i9||oops|2026-05-01T12:00:00Z").draw is None
 
 
 # ---------------------------------------------------------------------- undo

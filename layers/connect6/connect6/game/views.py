@@ -231,7 +231,8 @@ def move_result(game: Game, move_number: int, seat: Seat) -> dict[str, Any]:
         "winning_line": labels,
         "computer_reply": computer_reply,
         "next": next_ref,
-        "draw_offer": draw_offer_answer(turn.draw, game.position(move_number).is_over),
+        "draw_offer": draw_offer_answer(turn.draw, turn.draw is DrawMark.OFFERED and (
+            position if reply is None else game.position(move_number)).is_over),
     }
 
 
