@@ -1,5 +1,5 @@
 """Move function: the move sheet, moves (the computer replies inside the request), resign, draw
-offers and hints."""
+offers, hints and undo."""
 
 from typing import Annotated, Any
 
@@ -19,6 +19,7 @@ from connect6.api.models import (
     MoveRequest,
     MoveResponse,
     MoveSheet,
+    UndoResponse,
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import documented, json_response, request_body
@@ -49,7 +50,7 @@ def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
 
     def call() -> Response[Any]:
         outcome = service.submit_move(game_id, player_id, request.move_number, request.stones,
-                                      request.table_talk)
+                                      request.table_talk, request.offer_draw)
         if not outcome.replayed:
             metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
             if outcome.response["computer_reply"] is not None:
@@ -103,10 +104,29 @@ def draw(game_id: GameId, player_id: PlayerId, idempotency_key: http.Idempotency
 @app.get("/v1/games/<game_id>/players/<player_id>/hint", summary="The hard level's move for you, and why",
          responses=documented(200, HintResponse, "a hint", {
              404: "game_not_found, player_not_found",
-             409: "not_your_turn, game_over, game_not_started"}))
+             409: "hints_not_allowed, not_your_turn, game_over, game_not_started, busy"}))
 @tracer.capture_method
 def hint(game_id: GameId, player_id: PlayerId) -> Response[Any]:
     return json_response(HintResponse, runtime.service().hint(game_id, player_id))
+
+
+@app.post("/v1/games/<game_id>/players/<player_id>/undo",
+          summary="Take back your last turn and the computer's reply (at most 3 a game)",
+          responses=documented(200, UndoResponse, "the turns taken back (latest first) and the game", {
+              404: "game_not_found, player_not_found",
+              409: ("undo_not_allowed, nothing_to_undo, undo_limit_reached, not_your_turn, game_over, "
+                    f"game_not_started, busy; {_IDEMPOTENCY_409}"),
+              422: _IDEMPOTENCY_422}))
+@tracer.capture_method
+def undo(game_id: GameId, player_id: PlayerId, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
+    service = runtime.service()
+
+    def call() -> Response[Any]:
+        answer = service.undo(game_id, player_id)
+        logger.info("undo", extra={"game_id": game_id, "undos_left": answer["undos_left"]})
+        return json_response(UndoResponse, answer)
+
+    return http.idempotent(app, idempotency_key, {}, call)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

@@ -28,7 +28,8 @@ TOKEN = "sample-invite-token-0000000000000000000000000000"
 EXPECTED = {
     "01_put_run": 201, "02_join_sheet": 200, "03_join": 201, "04_invite_get": 200,
     "05_invite_redeem": 201, "06_move_sheet": 200, "07_move": 200, "08_board": 200, "09_board_svg": 200,
-    "10_hint": 200, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200,
+    # The story is a game between two people: hints and undo are refused there (409)
+    "10_hint": 409, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200, "17_undo": 409,
 }
 
 
@@ -60,9 +61,10 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
         assert event["routeKey"] == f"{route.method} {route.path}"
         result = handler_module(route.function).lambda_handler(event, FakeContext())
         assert result["statusCode"] == EXPECTED[path.stem], (path.name, result.get("body"))
-    # The samples told a whole story: Ana invited Ben, opened, then resigned
+    # The samples told a whole story: Ana invited Ben, opened offering a draw (Ben declined), then resigned
     events = sorted(e["detail-type"] for e in aws.drain())
-    assert events == ["game_finished", "game_started", "invite_redeemed", "turn_ready", "turn_ready"]
+    assert events == ["draw_offered", "game_finished", "game_started", "invite_redeemed", "turn_ready",
+                      "turn_ready"]
 
 
 def test_the_stream_sample_publishes_its_outbox(aws: Published) -> None:

@@ -1,9 +1,10 @@
 """Faults on every write path, through the handlers on moto.
 
 For each write path (run set-up, join alone / with the computer / with an invitation, redeem, a
-move with and without the computer's reply, resign, draw, the sweeper; the hint, which only reads)
-and each fault DynamoDB can end a call with after the client's retries (throttling in its four
-forms, an internal error, three kinds of timeout, and a lost response after a write that landed):
+move with and without the computer's reply, resign, draw, the sweeper; the hint: its read and the
+write of its counter) and each fault DynamoDB can end a call with after the client's retries
+(throttling in its four forms, an internal error, three kinds of timeout, and a lost response after
+a write that landed):
 
 - the caller gets 503 ``service_unavailable`` with ``Retry-After`` (the sweeper's run fails and is
   retried by its schedule);
@@ -116,6 +117,11 @@ def _against_computer(w: World) -> None:
     w.context["ana"] = _join(w, "Ana", {"kind": "computer", "level": "easy"}).json["player_id"]
 
 
+def _played_against_computer(w: World) -> None:
+    _against_computer(w)
+    assert _move(w).status == 200
+
+
 def _offered(w: World) -> None:
     _two_humans(w)
     reply = w.api.post(f"/v1/games/{w.game}/players/{w.context['ana']}/draw", {"action": "offer"})
@@ -172,6 +178,14 @@ PATHS: dict[str, Path] = {
     "hint": Path(_against_computer,
                  lambda w: w.api.get(f"/v1/games/{w.game}/players/{w.context['ana']}/hint"),
                  "get_item", 200, 200),
+    # After a lost response the undo had landed: the re-send finds nothing left to undo
+    "undo": Path(_played_against_computer,
+                 lambda w: w.api.post(f"/v1/games/{w.game}/players/{w.context['ana']}/undo"),
+                 "put_item", 200, 409),
+    # The hint's counter: a conditional write that changes the game's counter only, no events
+    "hint_counted": Path(_against_computer,
+                         lambda w: w.api.get(f"/v1/games/{w.game}/players/{w.context['ana']}/hint"),
+                         "put_item", 200, 200, emits=False),
 }
 
 
@@ -233,7 +247,7 @@ def _one_fault(world: World, path: Path, fault: Any, case: str) -> None:
     # Then it succeeds (or, for a join or redemption that had landed, says the seat is taken)
     assert again.status == (path.after_lost if landed else path.ok), (case, again.text)
     if again.status == 409:
-        assert again.error["code"] in ("already_joined", "invite_already_used"), case
+        assert again.error["code"] in ("already_joined", "invite_already_used", "nothing_to_undo"), case
     if path.send is _sweep:  # seats released by this run: none when the faulted run's write had landed
         assert again.text == ("0" if landed else "1"), case
     # And the change is stored once, and each of its events delivered exactly once

@@ -52,14 +52,23 @@ def test_the_computer_declines_a_draw(store: MemoryStore, clock: Clock, sink: Li
 
 
 def test_a_hint_is_a_legal_move_for_the_player_to_move(store: MemoryStore, clock: Clock, sink) -> None:
+    # Given a game against the computer (Ana plays Black)
     service = GameService(store, clock=clock, computer=scan_computer, colour_draw=lambda game: 1,
                           computer_budget_s=0.05)
     service.put_run("run-1", "Sunday club", True)
-    ana = service.join("run-1", "Ana", "ana@example.com").player_id
-    ben = service.join("run-1", "Ben", "ben@example.com").player_id
-    assert _code(service.hint, "run-1", ben) is ErrorCode.NOT_YOUR_TURN
+    ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
     hint = service.hint("run-1", ana)
     assert hint["move_number"] == 1 and len(hint["stones"]) == 1 and hint["reason"]
     # The hint is playable as it is
     assert service.submit_move("run-1", ana, 1, hint["stones"]).response["stones_placed"] == hint["stones"]
-    assert len(service.hint("run-1", ben)["stones"]) == 2
+    assert len(service.hint("run-1", ana)["stones"]) == 2
+
+
+def test_hints_are_not_given_between_humans(service: GameService, started, store: MemoryStore) -> None:
+    # Given a game between two people, whoever is to move
+    ana, ben = started
+    before = store.get_game("run-1")
+    # Then neither gets a hint (the engine's move against a person is cheating), and nothing is written
+    assert _code(service.hint, "run-1", ana) is ErrorCode.HINTS_NOT_ALLOWED
+    assert _code(service.hint, "run-1", ben) is ErrorCode.HINTS_NOT_ALLOWED
+    assert store.get_game("run-1") == before

@@ -30,6 +30,10 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNKNOWN_PHRASE: 422,
     ErrorCode.NO_DRAW_OFFER: 409,
     ErrorCode.BUSY: 409,
+    ErrorCode.HINTS_NOT_ALLOWED: 409,
+    ErrorCode.UNDO_NOT_ALLOWED: 409,
+    ErrorCode.NOTHING_TO_UNDO: 409,
+    ErrorCode.UNDO_LIMIT_REACHED: 409,
 }
 
 

@@ -64,6 +64,7 @@ class MoveRequest(Request):
     move_number: Annotated[int, Field(ge=1, le=10_000)]
     stones: Annotated[list[Annotated[str, StringConstraints(max_length=8)]], Field(max_length=10)]
     table_talk: Annotated[str, StringConstraints(max_length=64)] | None = None
+    offer_draw: bool = False
 
 
 class RedeemRequest(Request):
@@ -230,6 +231,11 @@ class NextRef(Out):
     move_number: int
 
 
+class DrawOfferAnswer(Out):
+    answer: Literal["pending", "accepted", "declined"]
+    by: Literal["computer"] | None
+
+
 class MoveResponse(Out):
     move_number: int
     colour: Colour
@@ -239,6 +245,13 @@ class MoveResponse(Out):
     winning_line: list[str]
     computer_reply: ComputerReply | None
     next: NextRef | None
+    draw_offer: DrawOfferAnswer | None
+
+
+class UndoResponse(Out):
+    undone: list[LastMove]
+    undos_left: int
+    game: GameView
 
 
 class HintResponse(Out):
@@ -265,6 +278,11 @@ class RecapSheet(Out):
     record: str
     started_at: str | None
     finished_at: str | None
+    opponent: PlayerRef | None
+    table_talk_received: TableTalkReceived | None
+    table_talk_sent: TableTalkReceived | None
+    hints_used: int
+    undos_used: int
 
 
 class RecordResponse(Out):

@@ -25,6 +25,10 @@ class ErrorCode(StrEnum):
     UNKNOWN_PHRASE = "unknown_phrase"
     NO_DRAW_OFFER = "no_draw_offer"
     BUSY = "busy"
+    HINTS_NOT_ALLOWED = "hints_not_allowed"
+    UNDO_NOT_ALLOWED = "undo_not_allowed"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    UNDO_LIMIT_REACHED = "undo_limit_reached"
 
 
 class GameError(Exception):

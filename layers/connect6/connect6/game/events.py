@@ -20,6 +20,8 @@ TURN_READY = "turn_ready"
 GAME_FINISHED = "game_finished"
 INVITE_REDEEMED = "invite_redeemed"
 INVITE_EXPIRED = "invite_expired"
+DRAW_OFFERED = "draw_offered"
+MOVE_UNDONE = "move_undone"
 
 
 @dataclass(frozen=True)

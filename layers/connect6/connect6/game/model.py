@@ -154,6 +154,15 @@ class Invite:
         )
 
 
+class DrawMark(StrEnum):
+    """A draw offered with a turn, and the computer's answer when the computer was offered it
+    (a human answers later, through the draw route or by moving)."""
+
+    OFFERED = "o"
+    ACCEPTED = "a"  # by the computer, at once: the game ended as a draw after this turn
+    DECLINED = "d"  # by the computer, at once: it played on
+
+
 @dataclass
 class Turn:
     """One turn as played: the stones placed (labels), the stones offered when the first stone of a
@@ -163,20 +172,24 @@ class Turn:
     at: datetime
     talk: str | None = None
     offered: list[str] | None = None
+    draw: DrawMark | None = None
 
     def encode(self) -> str:
-        """One compact string per turn, ``stones|offered|talk|at`` (labels, a phrase id, RFC 3339):
-        a whole game stays a small item that is cheap to read and write."""
+        """One compact string per turn, ``stones|offered|talk|at[|draw]`` (labels, a phrase id,
+        RFC 3339, a draw mark): a whole game stays a small item that is cheap to read and write.
+        Turns without a draw offer keep the four-field form stored before offers came with moves."""
         offered = "".join(self.offered) if self.offered is not None else ""
-        return f"{''.join(self.stones)}|{offered}|{self.talk or ''}|{iso(self.at)}"
+        text = f"{''.join(self.stones)}|{offered}|{self.talk or ''}|{iso(self.at)}"
+        return f"{text}|{self.draw.value}" if self.draw is not None else text
 
     @classmethod
     def decode(cls, text: str) -> Turn:
         from connect6.records import split_labels
 
-        stones, offered, talk, at = text.split("|")
+        stones, offered, talk, at, *rest = text.split("|")
         return cls(stones=split_labels(stones), at=_req_iso(at), talk=talk or None,
-                   offered=split_labels(offered) if offered else None)
+                   offered=split_labels(offered) if offered else None,
+                   draw=DrawMark(rest[0]) if rest and rest[0] else None)
 
 
 @dataclass
@@ -195,6 +208,10 @@ class Game:
     winning_line: list[str] = field(default_factory=list)
     end_reason: str | None = None  # "six", "full_board", "resigned", "agreed"
     draw_offer: Colour | None = None
+    undos_used: int = 0
+    hints_used: int = 0
+    hint_move: int | None = None  # the move number of the last counted hint (asked again: not counted)
+    closing_talk: str | None = None  # what the computer said at the end without a move of its own
     started_at: datetime | None = None
     finished_at: datetime | None = None
     updated_at: datetime | None = None
@@ -263,6 +280,8 @@ class Game:
             "winner": self.winner.value if self.winner else None, "winning_line": list(self.winning_line),
             "end_reason": self.end_reason,
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
+            "undos_used": self.undos_used, "hints_used": self.hints_used, "hint_move": self.hint_move,
+            "closing_talk": self.closing_talk,
             "created_at": iso(self.created_at), "started_at": iso(self.started_at),
             "finished_at": iso(self.finished_at), "updated_at": iso(self.updated_at),
         }
@@ -278,6 +297,9 @@ class Game:
             winner=Colour(data["winner"]) if data.get("winner") else None,
             winning_line=list(data.get("winning_line") or []), end_reason=data.get("end_reason"),
             draw_offer=Colour(data["draw_offer"]) if data.get("draw_offer") else None,
+            undos_used=int(data.get("undos_used") or 0), hints_used=int(data.get("hints_used") or 0),
+            hint_move=int(data["hint_move"]) if data.get("hint_move") is not None else None,
+            closing_talk=data.get("closing_talk"),
             created_at=_req_iso(data["created_at"]), started_at=parse_iso(data.get("started_at")),
             finished_at=parse_iso(data.get("finished_at")), updated_at=parse_iso(data.get("updated_at")),
         )

@@ -17,15 +17,10 @@ PHRASES: dict[str, str] = {
     "your_turn": "Your turn!",
     "good_game": "Good game!",
     "thanks": "Thanks for the game!",
+    "watch_out": "Watch out!",
 }
 
-# Lines the computer may say now and then (a subset: it never gloats).
-COMPUTER_PHRASES: tuple[str, ...] = (
-    "nice_move", "interesting", "let_me_think", "that_was_close", "tough_one", "your_turn",
-)
-
-# What it may say with a move that ends the game ("Your turn!" would be wrong there).
-COMPUTER_CLOSING_PHRASES: tuple[str, ...] = ("good_game", "thanks")
+# What the computer says, and when, is chosen from what happened: connect6.game.talk.
 
 
 def phrase_text(phrase_id: str) -> str:

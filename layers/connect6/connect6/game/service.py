@@ -22,11 +22,13 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from connect6.game import events as ev
+from connect6.game import talk as computer_talk
 from connect6.game import views
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.events import Event
 from connect6.game.model import (
     HOLD_HOURS,
+    DrawMark,
     Game,
     Invite,
     InviteStatus,
@@ -38,14 +40,14 @@ from connect6.game.model import (
     iso,
     utc_now,
 )
-from connect6.game.phrases import COMPUTER_CLOSING_PHRASES, COMPUTER_PHRASES, PHRASES
+from connect6.game.phrases import PHRASES
 from connect6.game.repository import AlreadyExists, InviteRef, Repository, StoreError, VersionConflict
 from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
 
 MAX_ATTEMPTS = 8
 _T = TypeVar("_T")
-COMPUTER_TALK_CHANCE = 0.2
+MAX_UNDOS = 3  # per game, against the computer
 
 
 class Computer(Protocol):
@@ -60,6 +62,13 @@ def default_computer(position: Position, level: str, *, budget_s: float | None,
     from connect6.ai import choose_move
 
     return choose_move(position, level, budget_s=budget_s, rng=rng)
+
+
+def default_draw_judge(position: Position, level: str) -> bool:
+    """Whether the computer, to move in ``position``, accepts a draw (``connect6.game.draw_judge``)."""
+    from connect6.game.draw_judge import is_level
+
+    return is_level(position, level)
 
 
 def hash_token(token: str) -> str:
@@ -140,8 +149,10 @@ class GameService:
         event_id_factory: Callable[[], str] = lambda: str(uuid.uuid4()),
         invite_token: Callable[[str], str] | None = None,
         board_size: int = 15,
+        draw_judge: Callable[[Position, str], bool] = default_draw_judge,
     ) -> None:
         self.repo = repo
+        self.draw_judge = draw_judge
         self.event_id_factory = event_id_factory
         self.clock = clock
         self.computer = computer
@@ -424,11 +435,13 @@ class GameService:
                 "move_count": game.turn, "record": views.record_text(game)}
 
     @staticmethod
-    def _is_replay(game: Game, seat: Seat, move_number: int, labels: list[str], talk: str | None) -> bool:
+    def _is_replay(game: Game, seat: Seat, move_number: int, labels: list[str], talk: str | None,
+                   offer_draw: bool) -> bool:
         if not 1 <= move_number <= game.turn or views.colour_of_turn(move_number) is not seat.colour:
             return False
         turn = game.turns[move_number - 1]
-        return (turn.offered or turn.stones) == labels and turn.talk == talk
+        return ((turn.offered or turn.stones) == labels and turn.talk == talk
+                and (turn.draw is not None) == offer_draw)
 
     def _parse_stones(self, game: Game, stones: Sequence[str]) -> list[int]:
         points = []
@@ -459,7 +472,10 @@ class GameService:
         return GameError(ErrorCode.ILLEGAL_MOVE, message, field_name)
 
     def submit_move(self, game_id: str, player_id: str, move_number: int, stones: Sequence[str],
-                    talk: str | None = None) -> MoveOutcome:
+                    talk: str | None = None, offer_draw: bool = False) -> MoveOutcome:
+        """Play a turn; ``offer_draw`` offers a draw with it. The computer answers an offer at once
+        (accepting only when ``draw_judge`` says the game is level: the game ends as a draw and it
+        does not reply); a human opponent accepts through :meth:`draw` or declines by moving."""
         labels = [s.strip().lower() for s in stones]
 
         def attempt() -> MoveOutcome:
@@ -468,7 +484,7 @@ class GameService:
             now = self.clock()
             if game.status is Status.WAITING:
                 raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
-            if self._is_replay(game, seat, move_number, labels, talk):
+            if self._is_replay(game, seat, move_number, labels, talk, offer_draw):
                 return MoveOutcome(views.move_result(game, move_number, seat), replayed=True,
                                    finished=game.is_over)
             if game.is_over:
@@ -495,12 +511,18 @@ class GameService:
             work = _Work()
             new = self._copy(game)
             placed = [game.label(p) for p in result.placed]
-            new.turns.append(Turn(stones=placed, at=now, talk=talk,
-                                  offered=labels if placed != labels else None))
-            new.draw_offer = None
+            turn = Turn(stones=placed, at=now, talk=talk, offered=labels if placed != labels else None,
+                        draw=DrawMark.OFFERED if offer_draw else None)
+            new.turns.append(turn)
+            new.draw_offer = None  # moving declines the opponent's standing offer
             self._finish_if_over(new, position, result, now, work)
             opponent = new.opponent_of(new.seat(seat.seat))
-            if not new.is_over and opponent.kind is Kind.COMPUTER:
+            against_computer = opponent.kind is Kind.COMPUTER
+            if offer_draw and not new.is_over:
+                self._offer_with_move(new, seat, opponent, turn, position, move_number, now, work)
+            if new.is_over and against_computer:
+                new.closing_talk = computer_talk.closing_line(new.end_reason or "")
+            elif against_computer:
                 self._computer_turn(new, position, now, work)
             self._after_turn(new, position, work)
             self._save(game, new, now, work)
@@ -508,6 +530,21 @@ class GameService:
                                finished=new.is_over, computer_think_s=work.think_s)
 
         return self._retrying(attempt)
+
+    def _offer_with_move(self, game: Game, seat: Seat, opponent: Seat, turn: Turn, position: Position,
+                         move_number: int, now: datetime, work: _Work) -> None:
+        """A draw offered with a turn: the computer answers at once, a human is told (event)."""
+        if opponent.kind is Kind.COMPUTER:
+            if self.draw_judge(position, opponent.level or "normal"):
+                turn.draw = DrawMark.ACCEPTED
+                game.status, game.end_reason = Status.DRAW, "agreed"
+                self._finished(game, now, work)
+            else:
+                turn.draw = DrawMark.DECLINED
+            return
+        game.draw_offer = seat.colour
+        work.events.append(Event(ev.DRAW_OFFERED, {
+            "game_id": game.game_id, "player_id": opponent.player_id, "move_number": move_number}))
 
     def _finish_if_over(self, game: Game, position: Position, result: TurnResult, now: datetime,
                         work: _Work) -> None:
@@ -534,9 +571,9 @@ class GameService:
         stones = tuple(self.computer(position, seat.level or "normal", budget_s=self.computer_budget_s,
                                      rng=rng))
         work.think_s = (work.think_s or 0.0) + time.perf_counter() - started
+        before = position.copy()
         result = position.play(stones)
-        lines = COMPUTER_CLOSING_PHRASES if result.winner is not None or result.draw else COMPUTER_PHRASES
-        talk = rng.choice(lines) if rng.random() < COMPUTER_TALK_CHANCE else None
+        talk = computer_talk.computer_line(before, position)
         placed = [game.label(p) for p in result.placed]
         offered = [game.label(p) for p in stones]
         game.turns.append(Turn(stones=placed, at=now, talk=talk,
@@ -570,6 +607,8 @@ class GameService:
             new = self._copy(game)
             assert seat.colour is not None
             new.status, new.winner, new.end_reason = Status.COMPLETED, seat.colour.other, "resigned"
+            if new.opponent_of(seat).kind is Kind.COMPUTER:
+                new.closing_talk = computer_talk.closing_line("resigned")
             self._finished(new, now, work)
             self._save(game, new, now, work)
             return views.game_view(new, now)
@@ -577,7 +616,8 @@ class GameService:
         return self._retrying(attempt)
 
     def draw(self, game_id: str, player_id: str, action: str) -> dict[str, Any]:
-        """``offer`` a draw, ``accept`` or ``decline`` the opponent's offer. The computer declines."""
+        """``offer`` a draw, ``accept`` or ``decline`` the opponent's offer. The computer answers an
+        offer at once: it accepts only when ``draw_judge`` says the game is level."""
 
         def attempt() -> dict[str, Any]:
             game = self._load(game_id)
@@ -594,13 +634,23 @@ class GameService:
             work = _Work()
             new = self._copy(game)
             if action == "offer":
-                if game.opponent_of(seat).kind is Kind.COMPUTER:
-                    new.draw_offer = None  # the computer plays on
+                opponent = game.opponent_of(seat)
+                if opponent.kind is Kind.COMPUTER:
+                    new.draw_offer = None
+                    if self.draw_judge(game.position(), opponent.level or "normal"):
+                        new.status, new.end_reason = Status.DRAW, "agreed"
+                        new.closing_talk = computer_talk.closing_line("agreed")
+                        self._finished(new, now, work)
+                    # else the computer plays on
                 elif opponent_offer:
                     new.status, new.end_reason, new.draw_offer = Status.DRAW, "agreed", None
                     self._finished(new, now, work)
                 else:
                     new.draw_offer = seat.colour
+                    if game.draw_offer is not seat.colour:
+                        work.events.append(Event(ev.DRAW_OFFERED, {
+                            "game_id": game.game_id, "player_id": opponent.player_id,
+                            "move_number": game.turn}))
             else:
                 if not opponent_offer:
                     raise GameError(ErrorCode.NO_DRAW_OFFER, "Your opponent has not offered a draw.",
@@ -615,20 +665,81 @@ class GameService:
         return self._retrying(attempt)
 
     def hint(self, game_id: str, player_id: str) -> dict[str, Any]:
-        game = self._load(game_id)
-        seat = self._player(game, player_id)
-        if game.status is Status.WAITING:
-            raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
-        if game.is_over:
-            raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-        position = game.position()
-        if position.to_move is not seat.colour:
-            raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
-        from connect6.ai import hint as ai_hint
+        """The hard level's move for the player to move, only against the computer. Counted for the
+        recap (once per move number: asking again on the same turn is not another hint) by a
+        conditional write that changes nothing but the counter: no event, no ``updated_at``."""
 
-        found = ai_hint(position, budget_s=self.computer_budget_s)
-        return {"move_number": position.turn_number, "stones": [game.label(p) for p in found.stones],
-                "reason": found.reason}
+        def attempt() -> dict[str, Any]:
+            game = self._load(game_id)
+            seat = self._player(game, player_id)
+            if game.status is Status.WAITING:
+                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
+            if game.opponent_of(seat).kind is not Kind.COMPUTER:
+                raise GameError(ErrorCode.HINTS_NOT_ALLOWED,
+                                "Hints are only given in a game against the computer.")
+            if game.is_over:
+                raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+            position = game.position()
+            if position.to_move is not seat.colour:
+                raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+            from connect6.ai import hint as ai_hint
+
+            found = ai_hint(position, budget_s=self.computer_budget_s)
+            if game.hint_move != position.turn_number:
+                counted = self._copy(game)
+                counted.hints_used += 1
+                counted.hint_move = position.turn_number
+                counted.version = game.version + 1
+                self.repo.save_game(counted, expected_version=game.version, expected_turn=game.turn)
+            return {"move_number": position.turn_number,
+                    "stones": [game.label(p) for p in found.stones], "reason": found.reason}
+
+        return self._retrying(attempt)
+
+    # ------------------------------------------------------------------ undo
+    def undo(self, game_id: str, player_id: str) -> dict[str, Any]:
+        """Take back the player's last turn and the computer's reply after it: it is their turn
+        again at that move number. Only against the computer, while the game runs, at most
+        :data:`MAX_UNDOS` times a game. Not idempotent by itself (a second call takes back the turn
+        before): the route's ``Idempotency-Key`` makes a retry safe."""
+
+        def attempt() -> dict[str, Any]:
+            game = self._load(game_id)
+            seat = self._player(game, player_id)
+            now = self.clock()
+            if game.status is Status.WAITING:
+                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
+            if game.opponent_of(seat).kind is not Kind.COMPUTER:
+                raise GameError(ErrorCode.UNDO_NOT_ALLOWED,
+                                "Moves can only be taken back in a game against the computer.")
+            if game.is_over:
+                raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+            if game.position().to_move is not seat.colour:
+                raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+            mine = [n for n in range(1, game.turn + 1) if views.colour_of_turn(n) is seat.colour]
+            if not mine:
+                raise GameError(ErrorCode.NOTHING_TO_UNDO, "You have not played a move yet.")
+            if game.undos_used >= MAX_UNDOS:
+                raise GameError(ErrorCode.UNDO_LIMIT_REACHED,
+                                f"You have taken back {MAX_UNDOS} moves already in this game.")
+            back_to = mine[-1]  # the player's last turn; the computer's reply follows it
+            undone = [{"move_number": n, "colour": views.colour_of_turn(n).value,
+                       "stones": list(game.turns[n - 1].stones)} for n in range(game.turn, back_to - 1, -1)]
+            work = _Work()
+            new = self._copy(game)
+            del new.turns[back_to - 1:]
+            new.undos_used += 1
+            new.draw_offer = None
+            new.hint_move = None  # the move comes again: a hint on it counts again
+            work.events.append(Event(ev.MOVE_UNDONE, {
+                "game_id": game.game_id, "player_id": seat.player_id, "move_number": back_to}))
+            position = new.position()
+            self._after_turn(new, position, work)
+            self._save(game, new, now, work)
+            return {"undone": undone, "undos_left": MAX_UNDOS - new.undos_used,
+                    "game": views.game_view(new, now, position)}
+
+        return self._retrying(attempt)
 
 
 __all__ = ["COLOURS", "GameService", "JoinOutcome", "MoveOutcome", "Opponent", "RedeemOutcome",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from connect6.game.model import Game, Seat, SeatState, Status, iso
+from connect6.game.model import DrawMark, Game, Kind, Seat, SeatState, Status, iso
 from connect6.game.phrases import PHRASES, phrase_options
 from connect6.rules import COLOURS, Colour, Position
 
@@ -138,6 +138,24 @@ def move_sheet(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
     }
 
 
+def _talk(phrase_id: str | None, sender: str | None) -> dict[str, Any] | None:
+    if phrase_id is None or phrase_id not in PHRASES:
+        return None
+    return {"phrase_id": phrase_id, "text": PHRASES[phrase_id], "from": sender}
+
+
+def last_talk_of(game: Game, seat: Seat) -> dict[str, Any] | None:
+    """The last line ``seat`` sent in the game: with a turn (the game-ending one included) or, for
+    the computer, the line it said at the end without a move of its own."""
+    if seat.kind is Kind.COMPUTER and game.closing_talk is not None:
+        return _talk(game.closing_talk, seat.name)
+    for number in range(game.turn, 0, -1):
+        turn = game.turns[number - 1]
+        if colour_of_turn(number) is seat.colour and turn.talk is not None:
+            return _talk(turn.talk, seat.name)
+    return None
+
+
 def record_text(game: Game) -> str:
     """The game in Little Golem notation: ``1.h8 2.i9j10 3.g7g9``."""
     return " ".join(f"{n}.{''.join(turn.stones)}" for n, turn in enumerate(game.turns, start=1))
@@ -145,6 +163,7 @@ def record_text(game: Game) -> str:
 
 def recap(game: Game, seat: Seat) -> dict[str, Any]:
     position = game.position()
+    opponent = game.opponent_of(seat)
     result = "draw" if game.status is Status.DRAW else "won" if game.winner is seat.colour else "lost"
     return {
         "sheet_type": "connect6_game_recap",
@@ -163,6 +182,11 @@ def recap(game: Game, seat: Seat) -> dict[str, Any]:
         "record": record_text(game),
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
+        "opponent": player_ref(opponent),
+        "table_talk_received": last_talk_of(game, opponent),
+        "table_talk_sent": last_talk_of(game, seat),
+        "hints_used": game.hints_used,
+        "undos_used": game.undos_used,
     }
 
 
@@ -177,12 +201,14 @@ def move_result(game: Game, move_number: int, seat: Seat) -> dict[str, Any]:
         reply = game.turns[move_number]
     upto = move_number + (1 if reply else 0)
     position = game.position(upto)
-    last_turn_ended = position.is_over
+    # The computer accepting a draw offered with this turn is part of its response.
+    agreed = turn.draw is DrawMark.ACCEPTED
+    last_turn_ended = position.is_over or agreed
     # A resignation or agreed draw recorded right after this turn does not change its response.
     status = "in_progress"
     if position.winner is not None:
         status = "completed"
-    elif position.draw:
+    elif position.draw or agreed:
         status = "draw"
     next_ref = None
     if not last_turn_ended:
@@ -205,7 +231,19 @@ def move_result(game: Game, move_number: int, seat: Seat) -> dict[str, Any]:
         "winning_line": labels,
         "computer_reply": computer_reply,
         "next": next_ref,
+        "draw_offer": draw_offer_answer(turn.draw, turn.draw is DrawMark.OFFERED and (
+            position if reply is None else game.position(move_number)).is_over),
     }
+
+
+def draw_offer_answer(mark: DrawMark | None, turn_ended_game: bool) -> dict[str, Any] | None:
+    """The move response's ``draw_offer``: the computer's answer, or pending for a human (who
+    answers later). An offer with a move that itself ended the game had nothing to answer."""
+    if mark is None or (mark is DrawMark.OFFERED and turn_ended_game):
+        return None
+    if mark is DrawMark.OFFERED:
+        return {"answer": "pending", "by": None}
+    return {"answer": "accepted" if mark is DrawMark.ACCEPTED else "declined", "by": "computer"}
 
 
 def invite_view(game: Game, invite_id: str) -> dict[str, Any]:
