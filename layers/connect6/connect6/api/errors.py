@@ -30,6 +30,7 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNKNOWN_PHRASE: 422,
     ErrorCode.NO_DRAW_OFFER: 409,
     ErrorCode.BUSY: 409,
+    ErrorCode.MOVE_NOT_FOUND: 404,
 }
 
 

@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_PHRASE = "unknown_phrase"
     NO_DRAW_OFFER = "no_draw_offer"
     BUSY = "busy"
+    MOVE_NOT_FOUND = "move_not_found"
 
 
 class GameError(Exception):
