@@ -14,6 +14,7 @@
   var view = readView(document);
   var etag = null, timer = null, failures = 0, busy = false;
   var at = null; // the move shown; null: the latest (follow the game)
+  var seen = 0; // the number of moves when the reader last chose a move
 
   function readView(doc) {
     var el = doc.getElementById("c6-view");
@@ -89,13 +90,14 @@
     var behind = byId("rp-behind");
     behind.hidden = latest;
     if (!latest) {
-      byId("rp-behind-text").textContent = finished()
-        ? "You are looking at move " + shown + "; the game ended at move " + count + "."
-        : "The game has moved on: move " + count + " is the latest.";
+      byId("rp-behind-text").textContent = count > seen
+        ? "The game has moved on: move " + count + " is the latest."
+        : "You are looking at move " + shown + "; the game " + (finished() ? "ended at" : "is at")
+          + " move " + count + ".";
     }
     document.documentElement.setAttribute("data-replay", latest ? "latest" : "earlier");
   }
-  function go(n) { show(n >= total() ? null : n); }
+  function go(n) { seen = total(); show(n >= total() ? null : n); }
   function current() { return at === null ? total() : at; }
 
   document.addEventListener("click", function (event) {
@@ -191,6 +193,7 @@
     document.documentElement.setAttribute("data-polling", "stopped");
   }
 
+  seen = total();
   show(null);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && !finished()) { schedule(0); }
