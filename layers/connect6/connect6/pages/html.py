@@ -231,11 +231,17 @@ def _players(view: Mapping[str, Any]) -> str:
             f"{_player_chip(view, 'white')}</div>")
 
 
+def _icon(path: str) -> str:
+    # Drawn, not typed: the media-control characters are missing from many fonts (tofu boxes).
+    return (f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">'
+            f'<path d="{path}" fill="currentColor"/></svg>')
+
+
 _REPLAY_BUTTONS = (
-    ("rp-first", "First move (Home)", "⏮"),
-    ("rp-back", "Back one move (←)", "◀"),
-    ("rp-forward", "Forward one move (→)", "▶"),
-    ("rp-last", "Latest move (End)", "⏭"),
+    ("rp-first", "First move (Home)", _icon("M3 2h2v12H3zM14 2v12L6 8z")),
+    ("rp-back", "Back one move (←)", _icon("M12 2v12L4 8z")),
+    ("rp-forward", "Forward one move (→)", _icon("M4 2v12l8-6z")),
+    ("rp-last", "Latest move (End)", _icon("M11 2h2v12h-2zM2 2v12l8-6z")),
 )
 
 

@@ -101,7 +101,7 @@
   function current() { return at === null ? total() : at; }
 
   document.addEventListener("click", function (event) {
-    var target = event.target;
+    var target = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!target || !target.id) { return; }
     var actions = {
       "rp-first": function () { go(0); },
