@@ -165,7 +165,8 @@ def invite(token: Token) -> Response[Any]:
 @tracer.capture_method
 def redeem(token: Token, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     found = http.headers(app)
-    html = is_form(found) or prefers_html(found, default=False)
+    # A page for browsers: forms get one unless their Accept asks for JSON over HTML.
+    html = prefers_html(found, default=is_form(found))
     request = http.parse(RedeemRequest, http.body_of(app))
 
     def call() -> Response[Any]:

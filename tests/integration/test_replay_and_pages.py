@@ -179,3 +179,13 @@ def test_the_board_page_carries_the_replay(api: Api) -> None:
         assert f'id="{control}"' in page
     assert 'data-point="h8" data-move="1"' in page and 'data-point="j10" data-move="2"' in page
     assert 'rel="icon"' in page
+
+
+def test_a_form_that_asks_for_json_gets_json(api: Api) -> None:
+    # Accept decides for forms too: a page (303 on to it) unless JSON is preferred
+    api.put(RUN, {"game_name": "Sunday club", "allow_computer_opponents": True})
+    joined = api.post(f"{RUN}/players", {"name": "Ana", "email": "ana@example.com", "opponent": BEN_INVITE})
+    path = joined.json["invite"]["url"].removeprefix("https://api.example.test")
+    reply = api.post(path, form={"name": "Ben"}, headers={"Accept": "text/html;q=0.5, application/json"})
+    assert reply.status == 201 and reply.headers["content-type"].startswith("application/json")
+    assert reply.json["game"]["status"] == "in_progress"
