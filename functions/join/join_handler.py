@@ -1,6 +1,7 @@
 """Join function: runs, the join sheet, joining, invitations (the public invite routes)."""
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
@@ -24,6 +25,8 @@ from connect6.api.models import (
 )
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import (
+    HTML,
+    HTML_MEDIA,
     documented,
     html_response,
     is_form,
@@ -31,7 +34,7 @@ from connect6.api.responses import (
     prefers_html,
     request_body,
 )
-from connect6.game.errors import GameError
+from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import iso
 from connect6.game.service import Opponent
 
@@ -105,6 +108,20 @@ def join(game_id: GameId, request: JoinRequest, idempotency_key: http.Idempotenc
                            seal=tokens.seal, unseal=tokens.unseal)
 
 
+def _accepted_page(token: str) -> Response[Any]:
+    """A browser opening an accepted invitation (the redirect after the button, a reload, the
+    e-mail link again) sees who took the seat and the game, not an error."""
+    from connect6.pages import invite_redeemed_page
+
+    try:
+        accepted = runtime.service().accepted_invite(token)
+    except GameError as error:
+        return _invite_error(error)
+    just = "accepted" in (app.current_event.query_string_parameters or {})
+    accepted["game"] = GameView.model_validate(accepted["game"]).model_dump(mode="json")
+    return html_response(invite_redeemed_page(accepted, just_accepted=just))
+
+
 def _invite_error(error: GameError) -> Response[Any]:
     from connect6.pages import invite_error_page
 
@@ -119,10 +136,13 @@ def _invite_error(error: GameError) -> Response[Any]:
 @tracer.capture_method
 def invite(token: Token) -> Response[Any]:
     """Who invites you, the note, the run and the hold's end. Never changes anything."""
-    html = prefers_html(http.headers(app), default=True)
+    found = http.headers(app)
+    html = prefers_html(found, default=True)
     try:
         info = runtime.service().invite_info(token)
     except GameError as error:
+        if html and error.code is ErrorCode.INVITE_ALREADY_USED:
+            return _accepted_page(token)
         if html:
             return _invite_error(error)
         raise
@@ -134,15 +154,19 @@ def invite(token: Token) -> Response[Any]:
 
 
 @app.post("/v1/invites/<token>", summary="Redeem an invitation (form or JSON; a page for forms and browsers)",
-          responses=documented(201, RedeemResponse, "the held seat is the invitee's; the game starts", {
+          responses={**documented(201, RedeemResponse, "the held seat is the invitee's; the game starts", {
               404: "invite_not_found", 409: f"invite_already_used, busy; {_IDEMPOTENCY_409}",
               410: "invite_expired", 422: _IDEMPOTENCY_422},
               html=True, html_errors=True, takes_body=True),
+              303: {"description": "a form or a browser: redeemed; see the invitation's page "
+                                   "(Location: <token>?accepted=1), which shows the seat taken",
+                    "content": {HTML_MEDIA: {"schema": {"type": "string"}}}}},
           openapi_extensions=request_body(RedeemRequest, form=True))
 @tracer.capture_method
 def redeem(token: Token, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
     found = http.headers(app)
-    html = is_form(found) or prefers_html(found, default=False)
+    # A page for browsers: forms get one unless their Accept asks for JSON over HTML.
+    html = prefers_html(found, default=is_form(found))
     request = http.parse(RedeemRequest, http.body_of(app))
 
     def call() -> Response[Any]:
@@ -157,13 +181,18 @@ def redeem(token: Token, idempotency_key: http.IdempotencyKey = None) -> Respons
         _think_metric(outcome.computer_think_s)
         result = {"player_id": outcome.player_id, "game": outcome.game}
         if html:
-            from connect6.pages import invite_redeemed_page
-
-            page = invite_redeemed_page(RedeemResponse.model_validate(result).model_dump())
-            return html_response(page, 201)
+            # Nothing to store for a browser: it is sent on to the invitation's own page.
+            return Response(status_code=201, content_type=HTML, body="")
         return json_response(RedeemResponse, result, 201)
 
-    return http.idempotent(app, idempotency_key, {"html": html, **request.model_dump(mode="json")}, call)
+    answer = http.idempotent(app, idempotency_key, {"html": html, **request.model_dump(mode="json")}, call)
+    if html and answer.status_code == 201:
+        # POST-redirect-GET: the browser lands on the invitation's page, which now shows the seat
+        # taken, so reloading it neither re-posts the form nor reads "already used".
+        redirect = html_response("", 303)
+        redirect.headers["Location"] = f"{quote(token, safe='')}?accepted=1"
+        return redirect
+    return answer
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

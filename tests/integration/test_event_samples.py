@@ -28,6 +28,7 @@ TOKEN = "sample-invite-token-0000000000000000000000000000"
 EXPECTED = {
     "01_put_run": 201, "02_join_sheet": 200, "03_join": 201, "04_invite_get": 200,
     "05_invite_redeem": 201, "06_move_sheet": 200, "07_move": 200, "08_board": 200, "09_board_svg": 200,
+    "09a_moves": 200, "09b_board_svg_move": 200,
     # The story is a game between two people: hints and undo are refused there (409)
     "10_hint": 409, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200, "17_undo": 409,
 }

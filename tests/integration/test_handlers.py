@@ -115,5 +115,8 @@ def test_a_base64_form_post_redeems_as_api_gateway_sends_it(api: Api) -> None:
                        headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
     event["isBase64Encoded"] = True
     result = handler_module(route.function).lambda_handler(event, FakeContext())
-    assert result["statusCode"] == 201
+    # A browser's form is redeemed, then sent on to the invitation's page (POST-redirect-GET)
+    assert result["statusCode"] == 303
+    token = path.rsplit("/", 1)[1]
+    assert result["headers"]["Location"] == f"{token}?accepted=1"
     assert api.get(f"{RUN}/board").json["seats"][1]["name"] == "Benjamin"

@@ -106,7 +106,9 @@ def test_media_types_are_case_insensitive(game: dict[str, str]) -> None:
     assert (result["statusCode"], _error(result)["code"]) == (404, "game_not_found")
     form = send("POST", f"/v1/invites/{game['token']}", "name=Benjamin",
                 {"content-type": "Application/X-WWW-Form-URLEncoded"}, base64_encoded=False)
-    assert form["statusCode"] == 201 and "text/html" in form["headers"]["Content-Type"]
+    # Read as a form: redeemed and sent on to the invitation's page (POST-redirect-GET)
+    assert form["statusCode"] == 303 and "text/html" in form["headers"]["Content-Type"]
+    assert form["headers"]["Location"] == f"{game['token']}?accepted=1"
 
 
 def test_huge_bodies_are_413(game: dict[str, str]) -> None:

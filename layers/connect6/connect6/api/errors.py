@@ -34,6 +34,7 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNDO_NOT_ALLOWED: 409,
     ErrorCode.NOTHING_TO_UNDO: 409,
     ErrorCode.UNDO_LIMIT_REACHED: 409,
+    ErrorCode.MOVE_NOT_FOUND: 404,
 }
 
 

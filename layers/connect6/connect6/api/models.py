@@ -137,6 +137,21 @@ class GameView(Out):
     updated_at: str
 
 
+class ReplayMove(Out):
+    move_number: int
+    colour: Colour
+    stones: list[str]
+
+
+class ReplayView(Out):
+    """Every turn so far, as the board shows it (no e-mail, token or player id)."""
+
+    game_id: str
+    board_size: int
+    moves: list[ReplayMove]
+    record: str
+
+
 # ---------------------------------------------------------------------- join function
 class Rules(Out):
     board_size: int

@@ -53,17 +53,54 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str:
     return ""
 
 
+def _accept_ranges(accept: str) -> list[tuple[str, float]]:
+    """The media ranges of an ``Accept`` header with their quality values (RFC 9110 §12.5.1), in
+    order; a missing or unreadable ``q`` counts as 1, and one outside 0..1 is clamped."""
+    ranges: list[tuple[str, float]] = []
+    for part in accept.split(","):
+        media, *params = (piece.strip() for piece in part.split(";"))
+        if not media:
+            continue
+        quality = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = min(1.0, max(0.0, float(value.strip())))
+                except ValueError:
+                    quality = 1.0
+        ranges.append((media.lower(), quality))
+    return ranges
+
+
+def _quality(ranges: list[tuple[str, float]], media: str) -> tuple[float, int, int] | None:
+    """(quality, specificity, -position) of the most specific range matching ``media``; None when
+    only nothing or ``*/*`` names it (the client did not ask for it in particular)."""
+    kind = media.split("/")[0] + "/*"
+    best: tuple[float, int, int] | None = None
+    for position, (name, quality) in enumerate(ranges):
+        specificity = 2 if name == media else 1 if name == kind else 0
+        if specificity and (best is None or specificity > best[1]):
+            best = (quality, specificity, -position)
+    return best
+
+
 def prefers_html(headers: Mapping[str, str] | None, default: bool) -> bool:
-    """Whether the client asks for HTML over JSON (by order of appearance in Accept)."""
-    accept = _header(headers, "accept").lower()
-    html, js = accept.find("text/html"), accept.find("application/json")
-    if html < 0 and js < 0:
+    """Whether the client asks for HTML over JSON: by quality value (``text/html;q=0.1,
+    application/json`` is JSON), the more specific range deciding for each type, then by order of
+    appearance; ``default`` when the header names neither (absent, ``*/*``, ``image/*``)."""
+    ranges = _accept_ranges(_header(headers, "accept"))
+    html, js = _quality(ranges, "text/html"), _quality(ranges, "application/json")
+    if html is None and js is None:
         return default
-    if html < 0:
-        return False
-    if js < 0:
-        return True
-    return html < js
+    # One named alone: that one, unless its q=0 ("not this"), then the other.
+    if js is None:
+        return html is not None and html[0] > 0
+    if html is None:
+        return js[0] == 0
+    if html[0] != js[0]:
+        return html[0] > js[0]
+    return html[2] > js[2]
 
 
 def is_form(headers: Mapping[str, str] | None) -> bool:

@@ -29,6 +29,7 @@ class ErrorCode(StrEnum):
     UNDO_NOT_ALLOWED = "undo_not_allowed"
     NOTHING_TO_UNDO = "nothing_to_undo"
     UNDO_LIMIT_REACHED = "undo_limit_reached"
+    MOVE_NOT_FOUND = "move_not_found"
 
 
 class GameError(Exception):

@@ -239,6 +239,24 @@ class GameService:
     def join_sheet(self, game_id: str) -> dict[str, Any]:
         return views.join_sheet(self._load(game_id), self.clock())
 
+    def replay(self, game_id: str) -> dict[str, Any]:
+        """Every turn so far, for spectators (read-only)."""
+        from connect6.game.replay import replay_view
+
+        return replay_view(self._load(game_id))
+
+    def board_after(self, game_id: str, move: int) -> dict[str, Any]:
+        """The board after ``move`` turns, for the SVG (read-only). A move the game has not reached
+        is refused with ``move_not_found``."""
+        from connect6.game.replay import board_after
+
+        game = self._load(game_id)
+        if not 0 <= move <= game.turn:
+            raise GameError(ErrorCode.MOVE_NOT_FOUND,
+                            f"Game {game_id} has {game.turn} moves so far; ask for a move from 0 to "
+                            f"{game.turn}.", "move")
+        return board_after(game, move)
+
     # ------------------------------------------------------------------ joining
     def join(self, game_id: str, name: str, email: str, opponent: Opponent | None = None) -> JoinOutcome:
         email_key = email.strip().lower()
@@ -347,6 +365,18 @@ class GameService:
         game, invite, _ = self._invite_for(token)
         self._check_redeemable(game, invite, self.clock())
         return views.invite_view(game, invite.invite_id)
+
+    def accepted_invite(self, token: str) -> dict[str, Any]:
+        """What the page of an invitation already accepted shows (read-only, nothing secret): the
+        name and colour of whoever took the seat, and the game view. Any other invitation is
+        refused as :meth:`invite_info` refuses it (not found, expired)."""
+        game, invite, _ = self._invite_for(token)
+        if invite.status is not InviteStatus.REDEEMED:
+            self._check_redeemable(game, invite, self.clock())
+            raise GameError(ErrorCode.INVITE_NOT_FOUND, "This invitation has not been accepted.", "token")
+        seat = game.seat(invite.seat)
+        return {"name": seat.name, "colour": seat.colour.value if seat.colour else None,
+                "game": views.game_view(game, self.clock())}
 
     def redeem(self, token: str, name: str | None = None) -> RedeemOutcome:
 

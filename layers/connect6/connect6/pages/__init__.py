@@ -6,6 +6,7 @@ Pure functions from the contract's JSON shapes to ``str``; the handlers call the
 from connect6.pages.html import (
     board_page,
     content_security_policy,
+    game_not_found_page,
     invite_error_page,
     invite_page,
     invite_redeemed_page,
@@ -18,6 +19,7 @@ __all__ = [
     "board_page",
     "board_svg",
     "content_security_policy",
+    "game_not_found_page",
     "invite_error_page",
     "invite_page",
     "invite_redeemed_page",

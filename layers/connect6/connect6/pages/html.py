@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from html import escape
@@ -43,12 +43,23 @@ def script_json(value: Any) -> str:
     return text
 
 
+# The tab icon, inline (a black and a white stone): browsers then never ask for /favicon.ico, a path
+# the API does not route. The policy's ``img-src data:`` allows it.
+FAVICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E"
+    "%3Crect width='32' height='32' rx='6' fill='%23e2b86b'/%3E"
+    "%3Ccircle cx='11' cy='12' r='7' fill='%23111'/%3E"
+    "%3Ccircle cx='21' cy='20' r='7' fill='%23fff' stroke='%23555'/%3E%3C/svg%3E"
+)
+
+
 def _layout(title: str, body: str, *, scripts: str = "", head: str = "") -> str:
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
+        f'<link rel="icon" type="image/svg+xml" href="{FAVICON}">'
         f"<title>{_e(title)}</title>{head}<style>{_static('style.css')}</style></head>"
         f"<body>{body}{scripts}</body></html>\n"
     )
@@ -123,11 +134,13 @@ def status_text(view: Mapping[str, Any]) -> str:
         winner = view.get("winner") or {}
         colour = str(winner.get("colour") or "").capitalize()
         who = winner.get("name") or colour or "Someone"
+        # A name may carry brackets of its own ("Computer (normal)"): the colour goes in words.
+        playing = f", playing {colour}," if colour and who != colour else ""
         if reason == "resigned":
             loser_colour = "white" if colour == "Black" else "black"
             loser = _name(view.get(loser_colour)) if view.get(loser_colour) else loser_colour.capitalize()
-            return f"{who} ({colour}) won: {loser} resigned after {moves}"
-        return f"{who} ({colour}) won with six in a row after {moves}"
+            return f"{who}{playing} won: {loser} resigned after {moves}"
+        return f"{who}{playing} won with six in a row after {moves}"
     if status == "draw":
         if reason == "agreed":
             return f"Draw by agreement after {moves}"
@@ -138,7 +151,8 @@ def status_text(view: Mapping[str, Any]) -> str:
         stones = to_move.get("stones_to_place") or 0
         who = to_move.get("name") or colour
         plural = "stone" if stones == 1 else "stones"
-        return f"{who} ({colour}) to play move {to_move.get('move_number')}: {stones} {plural}"
+        with_colour = f" with {colour}" if colour and who != colour else ""
+        return f"{who} to play move {to_move.get('move_number')}{with_colour}: {stones} {plural}"
     seats = view.get("seats") or []
     open_seats = sum(1 for s in seats if isinstance(s, Mapping) and s.get("state") == "open")
     held = sum(1 for s in seats if isinstance(s, Mapping) and s.get("state") == "held")
@@ -182,17 +196,91 @@ def _player_chip(view: Mapping[str, Any], colour: str) -> str:
     )
 
 
-def board_page(view: Mapping[str, Any]) -> str:
-    """The live spectator page for a game view: the board, the players and their colours, whose
-    turn it is, the move count and the result. A small script polls the same URL for the JSON view
-    (with ``If-None-Match``), redraws the live section in place when the game changes, and stops
-    when the game is over."""
+def _seat_chip(seat: Mapping[str, Any]) -> str:
+    """A seat before the game starts, when colours are not drawn yet: who sits there, or for whom
+    it is held, or that it is open (what the status line counts)."""
+    number = seat.get("seat")
+    state = seat.get("state")
+    name = seat.get("name")
+    if state == "taken":
+        who = str(name or "A player")
+        detail = "seated" + (" · computer" if seat.get("kind") == "computer" else "")
+    elif state == "held":
+        who = str(name or "An invited player")
+        detail = "seat held for an invitation"
+    else:
+        who, detail = "(open seat)", "waiting for a player"
+    return (
+        f'<div class="player seat {_e(state)}" data-seat="{_e(number)}" data-state="{_e(state)}">'
+        f'<span class="swatch undrawn" aria-hidden="true"></span>'
+        f'<span class="who"><span class="name">{_e(who)}</span>'
+        f'<span class="kind">{_e(f"Seat {number} · {detail}")}</span></span></div>'
+    )
+
+
+def _players(view: Mapping[str, Any]) -> str:
+    """Both sides: by colour once the game has started, by seat before (colours are drawn when
+    both seats are taken)."""
+    seats = [s for s in view.get("seats") or [] if isinstance(s, Mapping)]
+    if view.get("status") == "waiting_for_players" and seats:
+        chips = '<span class="vs">vs</span>'.join(_seat_chip(seat) for seat in seats[:2])
+        return (f'<div class="players">{chips}</div>'
+                '<p class="hint" id="colours-note">Colours are drawn at random when both seats are '
+                "taken.</p>")
+    return (f'<div class="players">{_player_chip(view, "black")}<span class="vs">vs</span>'
+            f"{_player_chip(view, 'white')}</div>")
+
+
+def _icon(path: str) -> str:
+    # Drawn, not typed: the media-control characters are missing from many fonts (tofu boxes).
+    return (f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">'
+            f'<path d="{path}" fill="currentColor"/></svg>')
+
+
+_REPLAY_BUTTONS = (
+    ("rp-first", "First move (Home)", _icon("M3 2h2v12H3zM14 2v12L6 8z")),
+    ("rp-back", "Back one move (←)", _icon("M12 2v12L4 8z")),
+    ("rp-forward", "Forward one move (→)", _icon("M4 2v12l8-6z")),
+    ("rp-last", "Latest move (End)", _icon("M11 2h2v12h-2zM2 2v12l8-6z")),
+)
+
+
+def _replay_controls(count: int, over: bool, moves: Sequence[Mapping[str, Any]]) -> str:
+    """Step through the moves: buttons, a slider, the stone numbers on request. Hidden until the
+    page script shows them (they do nothing without it)."""
+    buttons = [f'<button type="button" id="{key}" class="step" title="{_e(title)}" '
+               f'aria-label="{_e(title)}">{symbol}</button>' for key, title, symbol in _REPLAY_BUTTONS]
+    latest = "final move" if over else "latest move"
+    return (
+        f'<div class="replay" id="replay" data-total="{count}" data-moves="{_e(script_json(moves))}" '
+        'hidden>'
+        f'<div class="replay-row">{buttons[0]}{buttons[1]}'
+        f'<span class="at" id="rp-at" aria-live="polite">Move {count} of {count}</span>'
+        f"{buttons[2]}{buttons[3]}</div>"
+        f'<input type="range" id="rp-slider" min="0" max="{count}" value="{count}" step="1" '
+        'aria-label="Move to show">'
+        '<label class="numbers"><input type="checkbox" id="rp-numbers"> Show stone numbers</label>'
+        f'<p class="behind" id="rp-behind" hidden><span id="rp-behind-text"></span> '
+        f'<button type="button" id="rp-latest">Show the {latest}</button></p>'
+        "</div>"
+    )
+
+
+def board_page(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The live spectator page for a game view: the board, the players and their colours (their
+    seats before the game starts), whose turn it is, the move count and the result, and (given the
+    game's ``moves``) controls to step through them. A small script polls the same URL for the JSON
+    view (with ``If-None-Match``), redraws the live section in place when the game changes, keeps
+    a reader who is looking at an earlier move where they are, and stops when the game is over."""
     name = str(view.get("game_name") or view.get("game_id") or "Connect6")
     status = str(view.get("status") or "")
     over = status in FINISHED
     winning = view.get("winning_line") or []
+    count = int(view.get("move_count") or 0)
+    shown = [dict(m) for m in moves or [] if isinstance(m, Mapping)
+             and isinstance(m.get("move_number"), int) and 1 <= m["move_number"] <= count]
     facts = [
-        ("Moves", str(view.get("move_count") or 0)),
+        ("Moves", str(count)),
         ("Stones", str(view.get("stones_placed") or 0)),
         ("Last move", _last_move_text(view)),
         ("Board", f"{view.get('board_size') or 15}×{view.get('board_size') or 15}"),
@@ -204,18 +292,19 @@ def board_page(view: Mapping[str, Any]) -> str:
         for k, v in facts
     )
     live_state = "Game over: final position" if over else "Live: this page updates itself"
+    replay = _replay_controls(count, over, shown) if moves is not None and count else ""
     body = (
         '<main class="wrap">'
         f'<p class="kicker">Connect6 · spectator board</p><h1 id="game-name">{_e(name)}</h1>'
-        f'<section id="live" data-status="{_e(status)}" data-move-count="{_e(view.get("move_count") or 0)}">'
-        f'<div class="players">{_player_chip(view, "black")}<span class="vs">vs</span>'
-        f"{_player_chip(view, 'white')}</div>"
+        f'<section id="live" data-status="{_e(status)}" data-move-count="{_e(count)}">'
+        f"{_players(view)}"
         f'<p class="status{" over" if over else ""}" id="status" role="status">{_e(status_text(view))}</p>'
-        f'<div class="board-frame">{board_svg(view)}</div>'
+        f'<div class="board-frame">{board_svg(view, shown if moves is not None else None)}</div>'
+        f"{replay}"
         f'<dl class="facts">{facts_html}</dl>'
         "</section>"
         f'<footer><span id="live-state" class="live{" done" if over else ""}">{live_state}</span>'
-        ' · <a href="board.svg">board as SVG</a></footer>'
+        ' · <a href="board.svg">board as SVG</a> · <a href="moves">moves as JSON</a></footer>'
         "</main>"
     )
     scripts = (
@@ -224,6 +313,21 @@ def board_page(view: Mapping[str, Any]) -> str:
     )
     title = f"{name}: {status_text(view)}"
     return _layout(title, body, scripts=scripts)
+
+
+def game_not_found_page(game_id: str) -> str:
+    """The page a browser gets for a board link to a game that does not exist (404)."""
+    body = (
+        '<main class="wrap narrow">'
+        '<p class="kicker">Connect6 · spectator board</p>'
+        '<p class="big" aria-hidden="true">?</p>'
+        '<h1 id="title" data-status="404" data-code="game_not_found">We can\'t find this game</h1>'
+        f'<p class="lead" id="message">There is no game <code>{_e(game_id)}</code> here.</p>'
+        '<p class="hint">Check that the whole link was copied, or ask whoever sent it for the '
+        "board link again.</p>"
+        "</main>"
+    )
+    return _layout("Game not found", body)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,39 +388,70 @@ def invite_page(invite: Mapping[str, Any]) -> str:
     return _layout(f"{inviter} invites you to play Connect6", body, scripts=_LOCAL_TIME_JS)
 
 
-def invite_redeemed_page(result: Mapping[str, Any]) -> str:
-    """The confirmation after an invitee takes their seat: the game, both players, whose turn it
-    is, and a link to the live board."""
+def _turn_line(view: Mapping[str, Any], colour: str, *, you: bool) -> str:
+    """What the invitee does next, true to the moment: their turn now, or who plays first, or the
+    result. ``you``: speaking to the invitee (just accepted), else about them by name."""
+    status = view.get("status")
+    to_move = view.get("to_move")
+    if status in FINISHED:
+        return f"The game is over. {status_text(view)}."
+    if status == "in_progress" and isinstance(to_move, Mapping):
+        number = to_move.get("move_number")
+        stones = to_move.get("stones_to_place") or 0
+        plural = "stone" if stones == 1 else "stones"
+        if to_move.get("colour") == colour:
+            if you:
+                return (f"It's your turn now: move {number}, {stones} {plural}. The platform sends "
+                        "you your move sheet; play your move there.")
+            return f"It is their turn: move {number}, {stones} {plural}."
+        # Not their turn: the status line above already says whose it is.
+        return "When it is your turn, the platform sends you your move sheet." if you else ""
+    return "The game starts when both seats are taken."
+
+
+def invite_redeemed_page(result: Mapping[str, Any], *, just_accepted: bool = True) -> str:
+    """The page of an accepted invitation: who took the seat and their colour, the opponent, what
+    happens next and a link to the live board. ``just_accepted``: the invitee arrives from the
+    button (after a redirect, so reloading is harmless) and is spoken to; otherwise the link was
+    opened again later and the page says who accepted it. Holds nothing secret: names, colours and
+    the game's state, as the public board shows them."""
     view = result.get("game")
     view = view if isinstance(view, Mapping) else {}
     game_id = str(view.get("game_id") or "")
     name = str(view.get("game_name") or game_id or "the game")
-    you = result.get("name") or result.get("player_name")
-    colour = result.get("colour") or result.get("stone_colour")
-    greeting = f"You're in, {_e(you)}!" if you else "You're in!"
-    plays = (
-        f'<p class="lead">You play <strong>{_e(str(colour).capitalize())}</strong>.</p>'
-        if colour in ("black", "white")
-        else ""
-    )
+    you = str(result.get("name") or result.get("player_name") or "")
+    colour = str(result.get("colour") or result.get("stone_colour") or "")
+    opponent_colour = {"black": "white", "white": "black"}.get(colour, "")
+    opponent = view.get(opponent_colour) if opponent_colour else None
+    against = (f" against <strong id=\"opponent\">{_e(_name(opponent))}</strong>"
+               if isinstance(opponent, Mapping) and opponent.get("name") else "")
+    shown_colour = f'<strong id="colour">{_e(colour.capitalize())}</strong>' if colour else ""
+    if just_accepted:
+        heading = f"You're in, {you}!" if you else "You're in!"
+        plays = f"You play {shown_colour} in " if shown_colour else "You play in "
+    else:
+        heading = f"{you} accepted this invitation" if you else "This invitation was accepted"
+        plays = (f"{_e(you or 'The invitee')} plays {shown_colour} in " if shown_colour
+                 else f"{_e(you or 'The invitee')} plays in ")
     board_link = f"../games/{quote(game_id, safe='')}/board" if game_id else ""
     link = f'<p><a class="button" id="watch" href="{_e(board_link)}">Watch the board</a></p>'
     if not board_link:
         link = ""
+    kicker = "invitation accepted"
+    next_line = _turn_line(view, colour, you=just_accepted)
+    next_html = f'<p class="next" id="next">{_e(next_line)}</p>' if next_line else ""
     body = (
         '<main class="wrap narrow">'
-        '<p class="kicker">Connect6 · invitation accepted</p>'
-        f'<h1 id="title">{greeting}</h1>'
-        f'<p class="lead">Your seat in <strong id="game">{_e(name)}</strong> is yours.</p>'
-        f"{plays}"
-        f'<div class="players">{_player_chip(view, "black")}<span class="vs">vs</span>'
-        f"{_player_chip(view, 'white')}</div>"
+        f'<p class="kicker">Connect6 · {kicker}</p>'
+        f'<h1 id="title">{_e(heading)}</h1>'
+        f'<p class="lead" id="seat">{plays}<strong id="game">{_e(name)}</strong>{against}.</p>'
+        f"{_players(view)}"
         f'<p class="status" id="status">{_e(status_text(view))}</p>'
-        "<p class=\"hint\">When it is your turn, your move sheet arrives from the platform.</p>"
+        f"{next_html}"
         f"{link}{_RULES}"
         "</main>"
     )
-    return _layout(f"You're in: {name}", body)
+    return _layout(f"{heading} {name}" if just_accepted else f"Invitation accepted: {name}", body)
 
 
 _ERRORS = {

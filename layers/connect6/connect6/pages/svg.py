@@ -85,9 +85,26 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def board_svg(view: Mapping[str, Any]) -> str:
+def _placed_at(moves: Sequence[Mapping[str, Any]] | None, size: int) -> dict[str, int]:
+    """Label → the move that placed the stone there, from replay moves (``{"move_number",
+    "stones"}``); labels the board does not have are ignored."""
+    placed: dict[str, int] = {}
+    for move in moves or []:
+        number = move.get("move_number")
+        if not isinstance(number, int):
+            continue
+        for (col, top) in _labels(move.get("stones"), size):
+            placed[point_label((size - 1 - top) * size + col, size)] = number
+    return placed
+
+
+def board_svg(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The whole board of ``view`` (a game view, board strings top row first) as a standalone SVG
-    document: grid, coordinates, stones, last-move marks and the winning line."""
+    document: grid, coordinates, stones, last-move marks and the winning line. It has an intrinsic
+    size (``width``/``height``, one user unit a pixel) so a bare ``<img>`` shows it whole.
+
+    Given the game's ``moves`` (replay), each stone also carries ``data-move`` (the move that
+    placed it) and a number, hidden unless a stylesheet shows ``.num`` (the live page's toggle)."""
     size = _size_of(view)
     grid = _grid(view, size)
     extent = 2 * MARGIN + size * CELL
@@ -98,6 +115,7 @@ def board_svg(view: Mapping[str, Any]) -> str:
     white_count = sum(row.count("W") for row in grid)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {extent} {extent}" '
+        f'width="{extent}" height="{extent}" '
         f'class="c6-board" role="img" data-size="{size}" '
         f'aria-label="Connect6 board, {size} by {size}, {black_count} black and {white_count} white stones">',
         f"<title>Connect6 board {size}×{size}</title>",
@@ -157,6 +175,8 @@ def board_svg(view: Mapping[str, Any]) -> str:
             'stroke-linecap="round"/>'
         )
     # Stones.
+    placed = _placed_at(moves, size)
+    numbers: list[str] = []
     out.append('<g class="stones">')
     for top, row in enumerate(grid):
         for col, ch in enumerate(row):
@@ -166,10 +186,19 @@ def board_svg(view: Mapping[str, Any]) -> str:
             x, y = _xy(col, top)
             label = point_label((size - 1 - top) * size + col, size)
             edge = ' stroke="#8a8a8a" stroke-width="1"' if colour == "white" else ""
+            move = placed.get(label)
+            at = f' data-move="{move}"' if move is not None else ""
             out.append(
-                f'<circle class="stone {colour}" data-point="{label}" cx="{_fmt(x)}" cy="{_fmt(y)}" '
+                f'<circle class="stone {colour}" data-point="{label}"{at} cx="{_fmt(x)}" cy="{_fmt(y)}" '
                 f'r="{STONE_R}" fill="url(#c6-{colour})"{edge}/>'
             )
+            if move is not None:
+                ink = "#fff" if colour == "black" else "#1b1b1b"
+                numbers.append(
+                    f'<text class="num" data-point="{label}" data-move="{move}" x="{_fmt(x)}" '
+                    f'y="{_fmt(y + 5.5)}" font-size="{15 if move < 100 else 12}" fill="{ink}" '
+                    f'display="none">{move}</text>'
+                )
     out.append("</g>")
     for col, top in winning:
         x, y = _xy(col, top)
@@ -187,6 +216,9 @@ def board_svg(view: Mapping[str, Any]) -> str:
             f'cx="{_fmt(x)}" cy="{_fmt(y)}" r="6" fill="{COLOURS["last"]}" stroke="#fff" '
             'stroke-width="1.5"/>'
         )
+    if numbers:
+        out.append('<g class="numbers" font-family="system-ui, -apple-system, Segoe UI, Roboto, '
+                   'sans-serif" font-weight="700" text-anchor="middle">' + "".join(numbers) + "</g>")
     out.append("</svg>")
     return "".join(out)
 
