@@ -200,7 +200,8 @@ def _clean_env() -> dict[str, str]:
 def stored_games(base_url: str) -> list[dict[str, Any]]:
     """Every game item in the local server's table (found through ``GET /_local/info``)."""
     import boto3
-    from boto3.dynamodb.types import TypeDeserializer
+
+    from connect6.store.dynamo import from_item
 
     info = call(base_url, "GET", "/_local/info")
     if info.status != 200:
@@ -209,26 +210,13 @@ def stored_games(base_url: str) -> list[dict[str, Any]]:
     client = boto3.client("dynamodb", region_name=data["region"], endpoint_url=data["dynamodb_endpoint"],
                           aws_access_key_id="testing", aws_secret_access_key="testing",
                           aws_session_token="testing")
-    deserializer = TypeDeserializer()
     games = []
     for table in data["tables"].values():
         for page in client.get_paginator("scan").paginate(TableName=table, ConsistentRead=True):
             for item in page["Items"]:
                 if item.get("sk", {}).get("S") == "GAME":
-                    games.append({k: _plain(deserializer.deserialize(v)) for k, v in item.items()})
+                    games.append(from_item(item))
     return games
-
-
-def _plain(value: Any) -> Any:
-    from decimal import Decimal
-
-    if isinstance(value, Decimal):
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def replay_problems(item: dict[str, Any], view: dict[str, Any] | None) -> list[str]:
