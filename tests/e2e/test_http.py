@@ -129,11 +129,11 @@ def test_the_board_answers_304_to_its_own_etag(server):
 
 
 def test_openapi_documents_every_route_of_the_template(server):
-    import local_api
+    from tools import samlocal
 
     doc = server.request("GET", "/v1/openapi.json").json()
     assert doc["openapi"].startswith("3.")
-    service = local_api.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False)
+    service = samlocal.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False)
     for route in service.routes:
         operation = doc["paths"][route.path][route.method.lower()]
         assert operation["security"] == ([{"sigv4": []}] if route.auth == "AWS_IAM" else [])
