@@ -5,6 +5,7 @@
 
 The template is read, and the handlers are called, by ``tools/samlocal`` (the runner the
 integration tests use too); this file is the HTTP server, the schedule thread and the command line.
+``--write-openapi FILE`` writes the served OpenAPI document and exits (``make openapi``).
 
 What it does, all read from the template so it cannot drift from it:
 
@@ -322,6 +323,17 @@ def probe(base_url: str, service: Service) -> str:
     return f"GET {target} -> {status}"
 
 
+def write_openapi(template: Path, target: Path) -> int:
+    """The document ``GET /v1/openapi.json`` serves, with a relative server URL, to ``target``."""
+    os.environ.update(local_environment("http://127.0.0.1:9", verbose=False))  # nothing is called
+    service = Service(template, parameters={"PublicBaseUrl": "https://api.example.test"},
+                      env_overrides={"POWERTOOLS_LOG_LEVEL": "WARNING"})
+    service.load_functions()
+    target.write_bytes(service.openapi(None) + b"\n")
+    say(f"wrote {target}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The Connect6 service on 127.0.0.1, from template.yaml.")
     parser.add_argument("--port", type=int, default=3000,
@@ -335,7 +347,11 @@ def main(argv: list[str] | None = None) -> int:
                              "reading the item and checking the condition (tools/race.py uses 2)")
     parser.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="override a template parameter (PublicBaseUrl defaults to this server's URL)")
+    parser.add_argument("--write-openapi", type=Path, metavar="FILE",
+                        help="write the OpenAPI document this server serves to FILE and exit (make openapi)")
     args = parser.parse_args(argv)
+    if args.write_openapi:
+        return write_openapi(args.template.resolve(), args.write_openapi)
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
