@@ -16,7 +16,7 @@ What it does, all read from the template so it cannot drift from it:
   function's handler, imported from ``CodeUri`` + ``Handler`` with ``layers/connect6`` on
   ``sys.path``; its v2 response is turned back into HTTP;
 * DynamoDB and EventBridge come from moto in server mode on 127.0.0.1; the table is created from the
-  template's table resource (keys, attributes, GSIs, LSIs, TTL) and the bus from its bus resource;
+  template's table resource (keys, attributes, GSIs, stream, TTL, PITR) and the bus from its bus resource;
   ``!Ref``/``!GetAtt``/``!Sub`` in ``Globals`` and function ``Environment`` resolve to those names;
 * functions with ``Schedule``/``ScheduleV2`` events (the invite sweeper) fire every
   ``--sweep-seconds`` (60 by default) with a scheduled-event payload;
@@ -310,7 +310,7 @@ def local_environment(endpoint: str, *, verbose: bool) -> dict[str, str]:
 
 def probe(base_url: str, service: Service) -> str:
     """Answer one real request through a handler (a public GET if there is one)."""
-    gets = [r for r in service.routes if r.method in ("GET", "ANY")]
+    gets = [r for r in service.routes if r.method == "GET"]
     gets.sort(key=lambda r: r.auth != "NONE")
     target = OPENAPI_PATH if not gets else re.sub(r"\{[^}]+\}", "local-probe", gets[0].path)
     request = urllib.request.Request(base_url + target, headers={"Accept": "application/json",

@@ -32,27 +32,24 @@ BUS = "AWS::Events::EventBus"
 
 @dataclass
 class Route:
-    method: str  # GET, POST, … or ANY
+    method: str  # GET, POST, … (the template names each; no ANY)
     path: str  # as in the template: /v1/games/{game_id}/board
     function: Function
     auth: str  # AWS_IAM or NONE
     pattern: re.Pattern[str] = field(init=False)
-    specificity: tuple[int, int, int] = field(init=False)
+    specificity: int = field(init=False)  # literal segments: /board.svg wins over {game_id}
 
     def __post_init__(self) -> None:
-        parts, literal, greedy = [], 0, 0
+        parts, literal = [], 0
         for segment in self.path.strip("/").split("/"):
-            found = re.fullmatch(r"\{([\w.-]+)(\+?)\}", segment)
-            if found and found.group(2):
-                parts.append(f"(?P<{_group(found.group(1))}>.+)")
-                greedy = 1
-            elif found:
+            found = re.fullmatch(r"\{([\w.-]+)\}", segment)
+            if found:
                 parts.append(f"(?P<{_group(found.group(1))}>[^/]+)")
             else:
                 parts.append(re.escape(segment))
                 literal += 1
         self.pattern = re.compile("^/" + "/".join(parts) + "$")
-        self.specificity = (-greedy, literal, int(self.method != "ANY"))
+        self.specificity = literal
 
     @property
     def key(self) -> str:
@@ -63,7 +60,7 @@ class Route:
         return self.auth
 
     def match(self, method: str, path: str) -> dict[str, str] | None:
-        if self.method not in ("ANY", method):
+        if self.method != method:
             return None
         found = self.pattern.match(path)
         if found is None:
@@ -237,11 +234,9 @@ class Service:
                 kind = event.get("Type")
                 eprops = event.get("Properties") or {}
                 if kind == "HttpApi":
-                    method = str(eprops.get("Method", "ANY")).upper()
-                    method = "ANY" if method in ("ANY", "X-AMAZON-APIGATEWAY-ANY-METHOD") else method
                     auth = (eprops.get("Auth") or {}).get("Authorizer") or default_auth
-                    path = str(eprops.get("Path", "/{proxy+}"))
-                    self.routes.append(Route(method, path, function, str(auth)))
+                    method = str(eprops["Method"]).upper()
+                    self.routes.append(Route(method, str(eprops["Path"]), function, str(auth)))
                 elif kind in ("Schedule", "ScheduleV2"):
                     function.schedules.append(self.resolver.resolve(eprops))
             self.functions.append(function)
@@ -372,37 +367,24 @@ def openapi_document(functions: list[Function], routes: list[Route], base_url: s
     doc = merge.get_openapi_schema()
     paths: dict[str, Any] = doc.setdefault("paths", {})
     for route in routes:
-        methods = [route.method.lower()]
-        if route.method == "ANY":
-            methods = ["get", "post", "put", "delete", "patch"]
-        for method in methods:
-            operation = paths.setdefault(route.path, {}).get(method)
-            if operation is None:
-                if route.method == "ANY":
-                    continue
-                operation = paths[route.path][method] = {
-                    "summary": f"{route.function.logical_id} (not described by its resolver)",
-                    "responses": {"default": {"description": "see docs/service.md"}},
-                    "x-function": route.function.logical_id,
-                }
-            operation["security"] = [{"sigv4": []}] if route.auth == "AWS_IAM" else []
+        operation = paths.setdefault(route.path, {}).setdefault(route.method.lower(), {
+            "summary": f"{route.function.logical_id} (not described by its resolver)",
+            "responses": {"default": {"description": "see docs/service.md"}},
+            "x-function": route.function.logical_id,
+        })
+        operation["security"] = [{"sigv4": []}] if route.auth == "AWS_IAM" else []
     doc["paths"] = dict(sorted(paths.items()))
     return doc
 
 
 def create_table(ddb: Any, name: str, props: dict[str, Any]) -> None:
-    """Create the table a template resource describes (keys, attributes, indexes, stream, TTL, PITR)."""
-    provisioned = props.get("BillingMode") == "PROVISIONED"
+    """Create the table a template resource describes (keys, attributes, GSIs, stream, TTL, PITR)."""
     kwargs: dict[str, Any] = {
         "TableName": name, "KeySchema": props["KeySchema"],
-        "AttributeDefinitions": props["AttributeDefinitions"],
-        "BillingMode": "PROVISIONED" if provisioned else "PAY_PER_REQUEST",
+        "AttributeDefinitions": props["AttributeDefinitions"], "BillingMode": props["BillingMode"],
     }
-    if provisioned:
-        kwargs["ProvisionedThroughput"] = props["ProvisionedThroughput"]
-    for indexes in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
-        if props.get(indexes):
-            kwargs[indexes] = props[indexes]
+    if props.get("GlobalSecondaryIndexes"):
+        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
     stream = props.get("StreamSpecification")
     if stream:
         kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream["StreamViewType"]}
