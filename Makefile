@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 3000
 
-.PHONY: run test lint unit venv browser clean
+.PHONY: run test lint unit venv browser clean openapi
 
 $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ venv: $(VENV)/.installed
 
 run: venv
 	$(PY) tools/local_api.py --port $(PORT)
+
+# The OpenAPI document the local server serves, kept in docs/ (tests/e2e/test_http.py checks it is current).
+openapi: venv
+	$(PY) tools/local_api.py --write-openapi docs/openapi.json
 
 # Chromium for the browser tests: Debian's package, installed through apt when run as root.
 browser:

@@ -33,9 +33,9 @@ def free_port() -> int:
 
 def missing_handlers() -> list[str]:
     """Handler files template.yaml names that do not exist (yet)."""
-    import local_api
+    from tools.samlocal import load_template
 
-    template = local_api.load_template(ROOT / "template.yaml")
+    template = load_template(ROOT / "template.yaml")
     globals_fn = (template.get("Globals") or {}).get("Function") or {}
     missing = []
     for res in template["Resources"].values():

@@ -3,6 +3,7 @@ the board's ETag, the merged OpenAPI document, the sweeper's timer and a clean s
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import xml.etree.ElementTree as ET
@@ -129,16 +130,26 @@ def test_the_board_answers_304_to_its_own_etag(server):
 
 
 def test_openapi_documents_every_route_of_the_template(server):
-    import local_api
+    from tools import samlocal
 
     doc = server.request("GET", "/v1/openapi.json").json()
     assert doc["openapi"].startswith("3.")
-    service = local_api.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False)
+    service = samlocal.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False)
     for route in service.routes:
         operation = doc["paths"][route.path][route.method.lower()]
         assert operation["security"] == ([{"sigv4": []}] if route.auth == "AWS_IAM" else [])
         assert "not described by its resolver" not in operation.get("summary", ""), route.key
     assert doc["components"]["schemas"], "the resolvers' pydantic models are in the document"
+
+
+def test_docs_openapi_json_is_the_served_document(server):
+    # Given the document `make openapi` wrote into docs/
+    written = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
+    # When the running server describes itself
+    served = server.request("GET", "/v1/openapi.json").json()
+    # Then they are the same but for the server's own address (run `make openapi` after changing a route)
+    assert served["servers"] == [{"url": server.base_url}] and written["servers"] == [{"url": "/"}]
+    assert {**served, "servers": None} == {**written, "servers": None}
 
 
 def test_unknown_routes_are_404_like_api_gateway(server):

@@ -1,20 +1,20 @@
-"""The local server's translation layer without starting it: template reading, routing, HTTP API v2
-events and responses. Fast, no sockets."""
+"""The local runner (tools/samlocal, which the local server and the integration tests share) without
+starting a server: template reading, routing, HTTP API v2 events and responses. Fast, no sockets."""
 
 from __future__ import annotations
 
 import base64
 from pathlib import Path
 
-import local_api
 import pytest
 
 from tests.e2e.harness import ROOT
+from tools import samlocal
 
 
 @pytest.fixture(scope="module")
-def service() -> local_api.Service:
-    return local_api.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False,
+def service() -> samlocal.Service:
+    return samlocal.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False,
                              parameters={"PublicBaseUrl": "http://127.0.0.1:3000"})
 
 
@@ -23,7 +23,7 @@ def test_routes_and_environment_come_from_the_template(service):
     assert "GET /v1/games/{game_id}/board.svg" in keys and "POST /v1/invites/{token}" in keys
     env = service.functions[0].env
     assert env["TABLE_NAME"] == service.physical["GamesTable"]
-    assert env["EVENT_BUS_NAME"] == f"{local_api.STACK}-connect6"  # !Sub "${AWS::StackName}-connect6"
+    assert env["EVENT_BUS_NAME"] == f"{samlocal.STACK}-connect6"  # !Sub "${AWS::StackName}-connect6"
     assert env["PUBLIC_BASE_URL"] == "http://127.0.0.1:3000"  # the parameter override
     assert any(fn.schedules for fn in service.functions)
 
@@ -39,7 +39,7 @@ def test_literal_segments_win_over_parameters(service):
 
 def test_event_is_http_api_v2(service):
     route, params = service.match("POST", "/v1/invites/tok%2Fen")
-    event = local_api.build_event(
+    event = samlocal.build_event(
         method="POST", target="/v1/invites/tok%2Fen?a=1&a=2&b=",
         headers=[("Host", "127.0.0.1:3000"), ("Content-Type", "application/x-www-form-urlencoded"),
                  ("Cookie", "x=1; y=2"), ("X-Thing", "one"), ("x-thing", "two")],
@@ -60,19 +60,19 @@ def test_event_is_http_api_v2(service):
 
 def test_json_bodies_pass_as_text_and_iam_routes_carry_a_caller(service):
     route, params = service.match("PUT", "/v1/games/run-1")
-    event = local_api.build_event(
+    event = samlocal.build_event(
         method="PUT", target="/v1/games/run-1", headers=[("Content-Type", "application/json")],
         body='{"game_name": "Café"}'.encode(), route=route, params=params, source_ip="127.0.0.1")
     assert event["isBase64Encoded"] is False and event["body"] == '{"game_name": "Café"}'
-    assert event["requestContext"]["authorizer"]["iam"]["accountId"] == local_api.ACCOUNT
+    assert event["requestContext"]["authorizer"]["iam"]["accountId"] == samlocal.ACCOUNT
 
 
 def test_responses_translate_back():
-    status, headers, body = local_api.to_http({
+    status, headers, body = samlocal.to_http({
         "statusCode": 201, "headers": {"Content-Type": "text/html"}, "cookies": ["a=1"],
         "body": base64.b64encode(b"<p>hi</p>").decode(), "isBase64Encoded": True})
     assert status == 201 and ("Set-Cookie", "a=1") in headers and body == b"<p>hi</p>"
-    assert local_api.to_http({"ok": True}) == (200, [("Content-Type", "application/json")], b'{"ok": true}')
+    assert samlocal.to_http({"ok": True}) == (200, [("Content-Type", "application/json")], b'{"ok": true}')
 
 
 def test_template_intrinsics_resolve(tmp_path: Path):
@@ -81,17 +81,18 @@ def test_template_intrinsics_resolve(tmp_path: Path):
         "Conditions": {"IsDev": {"Fn::Equals": [{"Ref": "Stage"}, "dev"]}},
         "Resources": {"T": {"Type": "AWS::DynamoDB::Table"}},
     }
-    resolver = local_api.Resolver(template, {"T": "tbl"})
-    assert resolver.resolve({"Fn::Sub": "${AWS::StackName}-${Stage}-${T}"}) == f"{local_api.STACK}-dev-tbl"
+    resolver = samlocal.Resolver(template, {"T": "tbl"})
+    assert resolver.resolve({"Fn::Sub": "${AWS::StackName}-${Stage}-${T}"}) == f"{samlocal.STACK}-dev-tbl"
     assert resolver.resolve({"Fn::GetAtt": ["T", "Arn"]}).endswith(":table/tbl")
-    assert resolver.resolve({"Fn::If": ["IsDev", "a", "b"]}) == "a"
-    assert resolver.resolve({"Fn::Join": ["-", ["x", {"Ref": "T"}]]}) == "x-tbl"
+    # Only the intrinsics template.yaml uses are resolved; any other is an error, not a guess
+    with pytest.raises(ValueError):
+        resolver.resolve({"Fn::If": ["IsDev", "a", "b"]})
     assert resolver.resolve({"A": {"Ref": "AWS::NoValue"}, "B": 1}) == {"B": 1}
     with pytest.raises(ValueError):
         resolver.resolve({"Ref": "Nope"})
     yaml_file = tmp_path / "t.yaml"
     yaml_file.write_text("Resources:\n  X:\n    Type: A\n    Properties:\n      N: !Sub '${AWS::Region}'\n"
                          "      G: !GetAtt T.Arn\n      L: !Select [0, [a, b]]\n")
-    loaded = local_api.load_template(yaml_file)["Resources"]["X"]["Properties"]
+    loaded = samlocal.load_template(yaml_file)["Resources"]["X"]["Properties"]
     assert loaded == {"N": {"Fn::Sub": "${AWS::Region}"}, "G": {"Fn::GetAtt": ["T", "Arn"]},
                       "L": {"Fn::Select": [0, ["a", "b"]]}}

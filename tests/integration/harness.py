@@ -1,6 +1,8 @@
-"""Drive the handlers the way API Gateway does, with DynamoDB from moto, everything read from
-template.yaml: the table definition (keys, GSI, TTL, PITR), the routes (method + path → function),
-each function's CodeUri/Handler and the environment variables. Nothing here restates them.
+"""The integration tests' view of the shared local runner (``tools/samlocal``): the handlers driven
+the way API Gateway does, with DynamoDB and EventBridge from moto, everything read from
+template.yaml by the same code ``make run`` serves. Only the tests' own names live here: the table
+and bus names, one handler import per ``instance`` (a separate execution environment) and
+:class:`Api`, which calls a handler in-process and keeps the replies.
 
 Used by the integration and scenario tests and by ``tools/bench_service.py``.
 """
@@ -8,12 +10,9 @@ Used by the integration and scenario tests and by ``tools/bench_service.py``.
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
-import re
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,20 +20,30 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlencode
 
-from cfnlint.decode import decode
+from tools.samlocal import REGION, LambdaContext, Route, Service, build_event
+from tools.samlocal import create_table as create_template_table
+from tools.samlocal.streams import StreamPump
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
-REGION = "us-east-1"
 TEST_TABLE = "connect6-games-test"
 TEST_BUS = "connect6-test-bus"
+FakeContext = LambdaContext
+# What API Gateway adds in front of every request to the tests' custom domain.
+API_GATEWAY_HEADERS = [("host", "api.example.test"), ("x-forwarded-proto", "https"),
+                       ("x-forwarded-port", "443")]
+
+__all__ = ["REGION", "ROOT", "TEST_BUS", "TEST_TABLE", "Api", "FakeContext", "Reply", "Route"]
 
 
 @lru_cache(maxsize=1)
+def service() -> Service:
+    """template.yaml with the tests' table and bus names."""
+    return Service(TEMPLATE, names={"GamesTable": TEST_TABLE, "EventBus": TEST_BUS})
+
+
 def template() -> dict[str, Any]:
-    loaded, matches = decode(str(TEMPLATE))
-    assert loaded is not None and not matches, matches
-    return dict(loaded)
+    return service().template
 
 
 def resources_of(kind: str) -> dict[str, dict[str, Any]]:
@@ -42,168 +51,56 @@ def resources_of(kind: str) -> dict[str, dict[str, Any]]:
 
 
 def table_properties() -> dict[str, Any]:
-    (props,) = [res["Properties"] for res in resources_of("AWS::DynamoDB::Table").values()]
-    return dict(props)
-
-
-def _local_value(name: str, value: Any) -> str:
-    """An environment value from the template, with intrinsics resolved to the local resources."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and "Ref" in value:
-        target = value["Ref"]
-        resources = template()["Resources"]
-        if target in resources:
-            kind = resources[target]["Type"]
-            if kind == "AWS::DynamoDB::Table":
-                return TEST_TABLE
-            if kind == "AWS::Events::EventBus":
-                return TEST_BUS
-        params = template().get("Parameters", {})
-        if target in params:
-            return str(params[target].get("Default", ""))
-    raise AssertionError(f"cannot resolve {name}={value!r} locally")
+    return service().table_properties()
 
 
 def function_environment(function: str | None = None) -> dict[str, str]:
-    globals_ = template().get("Globals", {}).get("Function", {})
-    variables = dict(globals_.get("Environment", {}).get("Variables", {}))
-    if function is not None:
-        props = template()["Resources"][function]["Properties"]
-        variables.update(props.get("Environment", {}).get("Variables", {}))
-    return {name: _local_value(name, value) for name, value in variables.items()}
+    return service().environment(function)
 
 
 def create_table(client: Any, name: str = TEST_TABLE) -> None:
     """Create the games table exactly as template.yaml declares it."""
-    props = table_properties()
-    args: dict[str, Any] = {
-        "TableName": name,
-        "AttributeDefinitions": props["AttributeDefinitions"],
-        "KeySchema": props["KeySchema"],
-        "BillingMode": props["BillingMode"],
-    }
-    if "GlobalSecondaryIndexes" in props:
-        args["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
-    if "StreamSpecification" in props:
-        args["StreamSpecification"] = {"StreamEnabled": True, **props["StreamSpecification"]}
-    client.create_table(**args)
-    ttl = props.get("TimeToLiveSpecification")
-    if ttl:
-        client.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
-    pitr = props.get("PointInTimeRecoverySpecification")
-    if pitr:
-        client.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification=pitr)
+    create_template_table(client, name, table_properties())
 
 
-# ---------------------------------------------------------------------- routes and handlers
-@dataclass(frozen=True)
-class Route:
-    method: str
-    path: str  # template form: /v1/games/{game_id}
-    function: str
-    authorizer: str
-    regex: re.Pattern[str]
-
-
-@lru_cache(maxsize=1)
 def routes() -> tuple[Route, ...]:
-    api = next(iter(resources_of("AWS::Serverless::HttpApi").values()), {})
-    default_auth = api.get("Properties", {}).get("Auth", {}).get("DefaultAuthorizer", "NONE")
-    found = []
-    for name, res in resources_of("AWS::Serverless::Function").items():
-        for event in res["Properties"].get("Events", {}).values():
-            if event["Type"] != "HttpApi":
-                continue
-            props = event["Properties"]
-            path = props["Path"]
-            pattern = "^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(path)) + "$"
-            auth = props.get("Auth", {}).get("Authorizer", default_auth)
-            found.append(Route(props["Method"].upper(), path, name, auth, re.compile(pattern)))
-    # Literal paths before parameterised ones (board.svg before a {game_id}-only match).
-    return tuple(sorted(found, key=lambda r: r.path.count("{")))
-
-
-def handler_module(function: str, instance: str = "") -> ModuleType:
-    """Import a function's handler module from its CodeUri, as Lambda would. Each ``instance`` is a
-    separate import (its own resolver), like a separate Lambda execution environment: Powertools
-    resolvers hold the current event, so concurrent calls need one each."""
-    props = template()["Resources"][function]["Properties"]
-    globals_ = template().get("Globals", {}).get("Function", {})
-    code_uri = props.get("CodeUri", globals_.get("CodeUri"))
-    module_name = props.get("Handler", globals_.get("Handler")).rpartition(".")[0]
-    unique = f"handler_{function}{instance}"
-    if unique in sys.modules:
-        return sys.modules[unique]
-    spec = importlib.util.spec_from_file_location(unique, ROOT / code_uri / f"{module_name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[unique] = module
-    spec.loader.exec_module(module)
-    return module
+    return tuple(service().routes)
 
 
 def scheduled_functions() -> list[str]:
-    found = []
-    for name, res in resources_of("AWS::Serverless::Function").items():
-        kinds = {e["Type"] for e in res["Properties"].get("Events", {}).values()}
-        if kinds & {"Schedule", "ScheduleV2"}:
-            found.append(name)
-    return found
+    return [fn.logical_id for fn in service().functions if fn.schedules]
 
 
-def event_pump(dynamodb: Any, streams: Any, table: str = TEST_TABLE, instance: str = "") -> Any:
+def handler_module(function: Any, instance: str = "") -> ModuleType:
+    """A function's handler module (by logical id or :class:`Route.function`). Each ``instance`` is
+    a separate import (its own resolver), like a separate Lambda execution environment."""
+    logical = str(function)
+    unique = f"handler_{logical}{instance}"
+    if unique not in sys.modules:
+        service().function(logical).import_handler(unique)
+    return sys.modules[unique]
+
+
+def event_pump(dynamodb: Any, streams: Any, instance: str = "") -> StreamPump:
     """The table's stream feeding the template's stream-fed function (the outbox publisher), as
-    Lambda's event source mapping would (``tools/stream_pump.py``, options from the template)."""
-    from tools.stream_pump import StreamPump, pump_options, stream_sources
+    Lambda's event source mapping would (options from the template)."""
+    def invoker(function: Any) -> Any:
+        module = handler_module(function, instance)
+        return lambda event: module.lambda_handler(event, FakeContext())
 
-    ((function, properties),) = stream_sources(template())
-    module = handler_module(function, instance)
-    stream_arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
-    return StreamPump(streams, stream_arn, lambda event: module.lambda_handler(event, FakeContext()),
-                      **pump_options(properties))
-
-
-class FakeContext:
-    function_name = "connect6-test"
-    function_version = "$LATEST"
-    memory_limit_in_mb = 1769
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:connect6-test"
-    log_group_name = "/aws/lambda/connect6-test"
-    log_stream_name = "test"
-
-    def __init__(self) -> None:
-        self.aws_request_id = str(uuid.uuid4())
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 29_000
+    ((_table, _function, pump),) = service().stream_pumps(dynamodb, streams, invoker)
+    return pump
 
 
 def http_event(method: str, raw_path: str, route: Route, params: dict[str, str], *,
                body: str | None = None, headers: dict[str, str] | None = None,
                query: str = "") -> dict[str, Any]:
-    """An API Gateway HTTP API (payload 2.0) event."""
-    now = time.time()
-    context: dict[str, Any] = {
-        "accountId": "123456789012", "apiId": "local", "domainName": "api.example.test",
-        "domainPrefix": "api", "requestId": str(uuid.uuid4()), "routeKey": f"{method} {route.path}",
-        "stage": "$default", "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
-        "timeEpoch": int(now * 1000),
-        "http": {"method": method, "path": raw_path, "protocol": "HTTP/1.1", "sourceIp": "127.0.0.1",
-                 "userAgent": "connect6-tests"},
-    }
-    if route.authorizer == "AWS_IAM":
-        context["authorizer"] = {"iam": {"accessKey": "AKIAPLATFORM", "accountId": "123456789012",
-                                         "callerId": "AIDAPLATFORM", "principalOrgId": None,
-                                         "userArn": "arn:aws:iam::123456789012:user/platform",
-                                         "userId": "AIDAPLATFORM"}}
-    event: dict[str, Any] = {
-        "version": "2.0", "routeKey": f"{method} {route.path}", "rawPath": raw_path,
-        "rawQueryString": query, "headers": {k.lower(): v for k, v in (headers or {}).items()},
-        "requestContext": context, "pathParameters": params, "isBase64Encoded": False,
-    }
+    """An API Gateway HTTP API (payload 2.0) event, built as the local server builds it."""
+    event = build_event(method=method, target=raw_path + (f"?{query}" if query else ""),
+                        headers=[*API_GATEWAY_HEADERS, *(headers or {}).items()],
+                        body=b"", route=route, params=params, source_ip="127.0.0.1")
     if body is not None:
-        event["body"] = body
+        event["body"] = body  # as given: a test may hand over a body already base64-encoded
     return event
 
 
@@ -234,11 +131,10 @@ class Api:
     calls: list[Reply] = field(default_factory=list)
 
     def route(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
-        for route in routes():
-            match = route.regex.match(path)
-            if route.method == method and match:
-                return route, match.groupdict()
-        raise LookupError(f"no route for {method} {path}")
+        found = service().match(method, path)
+        if found is None:
+            raise LookupError(f"no route for {method} {path}")
+        return found
 
     def request(self, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None,
                 form: dict[str, str] | None = None) -> Reply:
@@ -263,7 +159,7 @@ class Api:
         if result.get("isBase64Encoded"):
             text = base64.b64decode(text).decode()
         reply = Reply(result["statusCode"], {k.lower(): v for k, v in (result.get("headers") or {}).items()},
-                      text, elapsed, route.function)
+                      text, elapsed, route.function.logical_id)
         self.calls.append(reply)
         return reply
 

@@ -7,12 +7,10 @@ applies one request at a time, exactly one does, every round."""
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import boto3
@@ -23,9 +21,7 @@ from moto.server import ThreadedMotoServer
 from pytest_socket import socket_allow_hosts
 
 from tests.integration.conftest import aws_environment
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import local_api
+from tools.samlocal.concurrency import serial_moto_server
 
 THREADS = 16
 ROUNDS = 15
@@ -101,7 +97,7 @@ def _run_all(calls: list[Callable[[], None]]) -> None:
 
 def test_on_the_local_servers_moto_exactly_one_conditional_put_wins_each_round(interleaved: None) -> None:
     # Given the moto server tools/local_api.py runs, with the check-then-write window widened
-    with _serve(local_api.serial_moto_server()) as (client, table):
+    with _serve(serial_moto_server()) as (client, table):
         # When 16 writers race for one new key, 15 rounds
         counts = _winners_per_round(client, table)
         # Then exactly one wins every round

@@ -175,35 +175,3 @@ def pump_options(properties: dict[str, Any]) -> dict[str, Any]:
     filters = [f["Pattern"] for f in ((properties.get("FilterCriteria") or {}).get("Filters") or [])]
     return {"batch_size": int(properties.get("BatchSize", 100)), "filters": filters,
             "max_retries": int(properties.get("MaximumRetryAttempts", -1))}
-
-
-def _invoker(service: Any, function: Any) -> Callable[[dict[str, Any]], Any]:
-    def invoke(event: dict[str, Any]) -> Any:
-        return service.invoke(function, event)
-
-    return invoke
-
-
-def start_local(service: Any, stop: threading.Event, say: Callable[[str], None],
-                every: float = 0.2) -> list[StreamPump]:
-    """For ``tools/local_api.py``: one polling thread per stream-fed function of the template,
-    invoking it through the local server's ``Service.invoke`` (its environment, one call at a time)."""
-    import boto3
-
-    pumps = []
-    for logical, properties in stream_sources(service.template):
-        function = next(fn for fn in service.functions if fn.logical_id == logical)
-        stream = properties.get("Stream")
-        table_logical = stream["Fn::GetAtt"][0] if isinstance(stream, dict) and "Fn::GetAtt" in stream \
-            else str(stream).split(".")[0]
-        dynamodb = boto3.client("dynamodb", region_name=REGION, endpoint_url=service.endpoint)
-        table = dynamodb.describe_table(TableName=service.physical[table_logical])["Table"]
-        streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=service.endpoint)
-        pump = StreamPump(streams, table["LatestStreamArn"], _invoker(service, function),
-                          **pump_options(properties))
-        threading.Thread(target=pump.run, args=(stop, every),
-                         kwargs={"on_error": lambda error: say(f"stream poll failed: {error!r}")},
-                         name=f"stream-{logical}", daemon=True).start()
-        say(f"stream: {table_logical} -> {logical} (polled every {every:g} s)")
-        pumps.append(pump)
-    return pumps
