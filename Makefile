@@ -30,6 +30,7 @@ browser:
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 unit: venv
 	$(VENV)/bin/pytest -q tests/unit
@@ -37,6 +38,7 @@ unit: venv
 test: venv browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -q
 
 clean:
