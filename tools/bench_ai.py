@@ -9,7 +9,7 @@ time, the completed depth and the nodes; then median/p99/max per level.
     python tools/bench_ai.py --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
 
 ``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
-(as the tests do, see tests/unit/ai/positions.py) and counts, per level, the wins found and the
+(as the tests do, see tools/positions.py) and counts, per level, the wins found and the
 blocks made (threats that two stones can stop, left with none after the answer).
 """
 
@@ -53,7 +53,7 @@ def positions(size: int, count: int, seed: int) -> list[Position]:
 
 def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: float) -> int:
     sys.path.insert(0, str(ROOT))
-    from tests.unit.ai.positions import derive, load_games
+    from tools.positions import derive, load_games
 
     t0 = time.perf_counter()
     wins, blocks = derive(load_games(path, limit=games), symmetries=1)

@@ -4,7 +4,7 @@
 
 Prints, for 15×15 and 19×19:
 - stones placed-and-checked per second, replaying the same random games on the engine
-  (``connect6.rules.Position``) and on the plain oracle (``tests/oracle.py``);
+  (``connect6.rules.Position``) and on the plain oracle (``tools/oracle.py``);
 - random whole games per second (choosing random stones and playing them to the end);
 and, for the Little Golem games file (one JSON object per line with an ``sgf`` field):
 - games per second through ``connect6 replay``'s code path (parse, replay, JSON line, written
@@ -34,7 +34,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "connect6")]
 
 from connect6.cli import replay_lines  # noqa: E402
 from connect6.rules import Position  # noqa: E402
-from tests.oracle import OracleGame  # noqa: E402
+from tools.oracle import OracleGame  # noqa: E402
 
 Game = list[list[int]]
 

@@ -125,7 +125,7 @@ def _accepted_page(token: str) -> Response[Any]:
 def _invite_error(error: GameError) -> Response[Any]:
     from connect6.pages import invite_error_page
 
-    status = STATUS.get(error.code, 409)
+    status = STATUS[error.code]
     return html_response(invite_error_page(status, error.code.value, error.message), status)
 
 

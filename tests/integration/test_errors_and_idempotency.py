@@ -3,11 +3,12 @@ Idempotency-Key on join and moves."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import boto3
 
 from connect6.api import runtime
+from tests.clock import Clock
 from tests.integration.harness import REGION, TEST_TABLE, Api
 
 RUN = "/v1/games/run-42"
@@ -28,12 +29,6 @@ def _items() -> list[dict]:
 
 
 def test_every_error_code_of_the_contract(api: Api) -> None:
-    class Clock:
-        now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-
-        def __call__(self) -> datetime:
-            return self.now
-
     clock = Clock()
     runtime.configure(clock=clock, colour_draw=lambda game: 1)
     # runs

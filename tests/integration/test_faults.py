@@ -23,13 +23,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import boto3
 import pytest
 
 from connect6.api import runtime
+from tests.clock import Clock
 from tests.integration.conftest import Published
 from tests.integration.faults import DYNAMODB_FAULTS, LOST, FaultyClient, inject_before_send
 from tests.integration.harness import (
@@ -41,14 +42,6 @@ from tests.integration.harness import (
     handler_module,
     scheduled_functions,
 )
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclass

@@ -14,20 +14,13 @@ from connect6.game import Game, Kind, Seat, SeatState, Status
 from connect6.game.model import Turn
 from connect6.records import parse_label, point_label, split_labels
 from connect6.rules import Colour, Position
+from tests.clock import Clock
 from tests.integration.conftest import Published
 from tests.integration.harness import Api, FakeContext, handler_module, scheduled_functions
 from tests.unit.game.test_moves import draw_turns
 
 RUN = "/v1/games/run-42"
 BEN_INVITE = {"kind": "invite", "name": "Ben", "email": "ben@example.com"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def _human_stones(sheet: dict[str, Any], rng: random.Random) -> list[str]:

@@ -11,9 +11,8 @@ Verbatim copies of ``connect6.ai`` at earlier versions, with imports renamed:
   VCDT, refutation-steered safety check, tuned levels);
 * ``c6base_v3``: v2 with hard's safety check against 5-turn opponent VCDTs (instead of 4).
 
-Only the default, v2, is kept in the tree. The others are read from the commit that froze them
-(``git archive``, needs the repository's history) into a cache folder on first use, so the tree
-does not carry four near-identical copies of the engine.
+None is kept in the tree: each is read from the commit that froze it (``git archive``, needs the
+repository's history) into a cache folder on first use, so the tree carries no copy of the engine.
 
 They speak the same text protocol:
 ``python tools/baseline_engine/main.py [--version v0|v1|v2|v3] --size 19 --level normal``.
@@ -32,8 +31,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 DEFAULT = "v2"
-# The commit at which each version other than the default was frozen under tools/baseline_engine/.
-FROZEN_AT = {"v0": "bed7ecb", "v1": "2e29c45", "v3": "cd02051"}
+# The commit at which each version was frozen under tools/baseline_engine/.
+FROZEN_AT = {"v0": "bed7ecb", "v1": "2e29c45", "v2": "5c1d660", "v3": "cd02051"}
 
 
 def _from_history(version: str) -> Path:
@@ -59,10 +58,10 @@ def main(argv: list[str]) -> int:
         i = argv.index("--version")
         version = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
-    if version != DEFAULT and version not in FROZEN_AT:
+    if version not in FROZEN_AT:
         raise SystemExit(f"unknown baseline version {version!r}: v0, v1, v2 or v3")
     sys.path.insert(0, str(ROOT / "layers" / "connect6"))
-    sys.path.insert(0, str(HERE if version == DEFAULT else _from_history(version)))
+    sys.path.insert(0, str(_from_history(version)))
     protocol = importlib.import_module(f"c6base_{version}.protocol")
     protocol.__dict__["NAME"] = f"connect6-py-baseline-{version}"
     return int(protocol.main(argv))

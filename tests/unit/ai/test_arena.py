@@ -44,14 +44,14 @@ def test_openings_are_legal_and_varied(size):
 
 
 def test_a_game_between_two_engine_processes_is_checked_and_timed():
-    specs = {"ours:easy#A": arena.expand("ours:easy", 9), "baseline:easy": arena.expand("baseline:easy", 9)}
+    specs = {"ours:easy#A": arena.expand("ours:easy", 9), "ours:easy#B": arena.expand("ours:easy", 9)}
     opening = arena.make_opening(9, random.Random(2))
-    rec = arena.play_game(specs, "ours:easy#A", "baseline:easy", opening, 9, 20.0, 60, None, 0, {})
+    rec = arena.play_game(specs, "ours:easy#A", "ours:easy#B", opening, 9, 20.0, 60, None, 0, {})
     assert rec.reason in ("six", "draw", "turn limit")
     final = Position.from_turns(rec.turns, 9)
     if rec.reason == "six":
         assert final.winner is not None
-    assert rec.times["ours:easy#A"] and rec.times["baseline:easy"]
+    assert rec.times["ours:easy#A"] and rec.times["ours:easy#B"]
 
 
 def test_engine_labels_and_commands():

@@ -10,7 +10,7 @@ from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.search import LEVEL_CONFIGS
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
-from tests.unit.ai.positions import ENGINE_GAMES, load_games
+from tools.positions import ENGINE_GAMES, load_games
 
 
 def setup(size, black, white):

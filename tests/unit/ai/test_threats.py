@@ -1,4 +1,4 @@
-"""Windows, exact threat counts and the ways to block them (AI-NOTES §1–§2)."""
+"""Windows, exact threat counts and the ways to block them (docs/ai.md, "Threats")."""
 
 import itertools
 import random

@@ -3,29 +3,19 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from connect6.game import Game, GameService, ListSink
 from connect6.rules import Position
 from connect6.store import MemoryStore
+from tests.clock import Clock
 
 
 @pytest.fixture(autouse=True)
 def _no_network(socket_disabled: None) -> None:
     """Domain tests never touch the network (pytest-socket)."""
-
-
-class Clock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 def scan_computer(position: Position, level: str, *, budget_s: float | None,

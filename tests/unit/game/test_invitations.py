@@ -10,7 +10,8 @@ import pytest
 from connect6.game import ErrorCode, Game, GameError, GameService, ListSink, Opponent
 from connect6.game.repository import InviteRef
 from connect6.store import MemoryStore
-from tests.unit.game.conftest import Clock, scan_computer
+from tests.clock import Clock
+from tests.unit.game.conftest import scan_computer
 
 
 def _invite(service: GameService) -> tuple[str, str]:

@@ -7,7 +7,8 @@ from connect6.game.repository import VersionConflict
 from connect6.game.talk import COMPUTER_WON
 from connect6.rules import Position
 from connect6.store import MemoryStore
-from tests.unit.game.conftest import Clock, scan_computer
+from tests.clock import Clock
+from tests.unit.game.conftest import scan_computer
 
 
 def _code(call, *args, **kwargs) -> ErrorCode:

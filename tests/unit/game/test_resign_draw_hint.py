@@ -4,7 +4,8 @@ import pytest
 
 from connect6.game import ErrorCode, GameError, GameService, ListSink, Opponent
 from connect6.store import MemoryStore
-from tests.unit.game.conftest import Clock, scan_computer
+from tests.clock import Clock
+from tests.unit.game.conftest import scan_computer
 
 
 def _code(call, *args) -> ErrorCode:

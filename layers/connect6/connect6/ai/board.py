@@ -1,6 +1,6 @@
 """The engine's own board: six-point windows ("roads") with incremental per-colour counts.
 
-Everything here is built for speed in pure Python (see AI-NOTES §5–§7):
+Everything here is built for speed in pure Python (see docs/ai.md, "Board"):
 
 * per board size, flat tables built once: ``wins`` (each window's 6 points), ``wof[p]`` (the
   windows through point ``p``), Zobrist keys, neighbour boxes and line neighbourhoods;

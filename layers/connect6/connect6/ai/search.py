@@ -1,6 +1,6 @@
 """The engine: root pipeline and alpha-beta search over two-stone moves.
 
-Root order (AI-NOTES §6): win now → forced defence → own VCDT → alpha-beta with iterative
+Root order (docs/ai.md, "Search"): win now → forced defence → own VCDT → alpha-beta with iterative
 deepening over pairs until the time is up → (hard) reject a best move that leaves the
 opponent a VCDT. Every phase runs under the clock; the move returned is always the best found
 before the deadline.

@@ -36,6 +36,9 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNDO_LIMIT_REACHED: 409,
     ErrorCode.MOVE_NOT_FOUND: 404,
 }
+# Total over ErrorCode: a new code must choose its status here (tests/unit/api/test_errors.py).
+if _unmapped := set(ErrorCode) - STATUS.keys():
+    raise RuntimeError(f"error codes without an HTTP status: {sorted(c.value for c in _unmapped)}")
 
 
 class ApiError(Exception):

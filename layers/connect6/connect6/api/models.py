@@ -307,6 +307,3 @@ class RecordResponse(Out):
     move_count: int
     record: str
 
-
-class ExpireResult(Out):
-    released: int

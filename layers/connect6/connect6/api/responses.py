@@ -39,7 +39,7 @@ def json_error(status: int, code: str, message: str, field: str | None = None,
 
 
 def game_error_response(error: GameError) -> Response[Any]:
-    return json_error(STATUS.get(error.code, 409), error.code.value, error.message, error.field)
+    return json_error(STATUS[error.code], error.code.value, error.message, error.field)
 
 
 def api_error_response(error: ApiError) -> Response[Any]:

@@ -194,6 +194,19 @@ class Turn:
 
 @dataclass
 class Game:
+    """One game (a "run"): its seats, invitations and the turns played.
+
+    Counting turns, exactly (a turn is one player's stones: Black's single opening stone, then two
+    at a time):
+
+    * ``Game.turn`` and ``Position.turn_count``: turns played so far (0 before Black's opening);
+      the contract calls it ``move_count``;
+    * ``Position.turn_number``: the 1-based number of the turn to be played next, ``Game.turn + 1``;
+    * ``move_number`` (the contract, views, events, ``submit_move``): the 1-based number of one
+      turn: the turn just played is ``Game.turn``, the turn a player submits is
+      ``Position.turn_number``.
+    """
+
     game_id: str
     game_name: str
     allow_computer: bool

@@ -179,6 +179,15 @@ class GameService:
                             "player_id")
         return seat
 
+    def _seated_in_started_game(self, game_id: str, player_id: str) -> tuple[Game, Seat]:
+        """The game and the player's seat, for a player acting in it: refused when the game or the
+        player does not exist, or while the game waits for its players."""
+        game = self._load(game_id)
+        seat = self._player(game, player_id)
+        if game.status is Status.WAITING:
+            raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
+        return game, seat
+
     def _save(self, before: Game, after: Game, now: datetime, work: _Work) -> None:
         """The one conditional write of a change, with its events (stamped with an id and time)."""
         after.version = before.version + 1
@@ -509,11 +518,8 @@ class GameService:
         labels = [s.strip().lower() for s in stones]
 
         def attempt() -> MoveOutcome:
-            game = self._load(game_id)
-            seat = self._player(game, player_id)
+            game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
-            if game.status is Status.WAITING:
-                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
             if self._is_replay(game, seat, move_number, labels, talk, offer_draw):
                 return MoveOutcome(views.move_result(game, move_number, seat), replayed=True,
                                    finished=game.is_over)
@@ -624,11 +630,8 @@ class GameService:
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
 
         def attempt() -> dict[str, Any]:
-            game = self._load(game_id)
-            seat = self._player(game, player_id)
+            game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
-            if game.status is Status.WAITING:
-                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
             if game.is_over:
                 if game.end_reason == "resigned" and game.winner not in (None, seat.colour):
                     return views.game_view(game, now)  # the same resignation, re-sent
@@ -650,11 +653,8 @@ class GameService:
         offer at once: it accepts only when ``draw_judge`` says the game is level."""
 
         def attempt() -> dict[str, Any]:
-            game = self._load(game_id)
-            seat = self._player(game, player_id)
+            game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
-            if game.status is Status.WAITING:
-                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
             if game.is_over:
                 if action == "accept" and game.end_reason == "agreed":
                     return views.game_view(game, now)
@@ -700,10 +700,7 @@ class GameService:
         conditional write that changes nothing but the counter: no event, no ``updated_at``."""
 
         def attempt() -> dict[str, Any]:
-            game = self._load(game_id)
-            seat = self._player(game, player_id)
-            if game.status is Status.WAITING:
-                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
+            game, seat = self._seated_in_started_game(game_id, player_id)
             if game.opponent_of(seat).kind is not Kind.COMPUTER:
                 raise GameError(ErrorCode.HINTS_NOT_ALLOWED,
                                 "Hints are only given in a game against the computer.")
@@ -734,11 +731,8 @@ class GameService:
         before): the route's ``Idempotency-Key`` makes a retry safe."""
 
         def attempt() -> dict[str, Any]:
-            game = self._load(game_id)
-            seat = self._player(game, player_id)
+            game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
-            if game.status is Status.WAITING:
-                raise GameError(ErrorCode.GAME_NOT_STARTED, "The game has not started yet.")
             if game.opponent_of(seat).kind is not Kind.COMPUTER:
                 raise GameError(ErrorCode.UNDO_NOT_ALLOWED,
                                 "Moves can only be taken back in a game against the computer.")

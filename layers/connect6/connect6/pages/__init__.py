@@ -13,7 +13,7 @@ from connect6.pages.html import (
     script_json,
     status_text,
 )
-from connect6.pages.svg import board_svg, stones_of
+from connect6.pages.svg import board_svg
 
 __all__ = [
     "board_page",
@@ -25,5 +25,4 @@ __all__ = [
     "invite_redeemed_page",
     "script_json",
     "status_text",
-    "stones_of",
 ]

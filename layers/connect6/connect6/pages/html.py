@@ -340,15 +340,6 @@ _RULES = (
     "an unbroken line (across, down or diagonally) wins.</p></details>"
 )
 
-_CLOSED = {
-    "expired": "This invitation has expired and the seat it held has been released.",
-    "redeemed": "This invitation has already been accepted.",
-    "used": "This invitation has already been accepted.",
-    "accepted": "This invitation has already been accepted.",
-    "released": "This invitation has expired and the seat it held has been released.",
-}
-
-
 def invite_page(invite: Mapping[str, Any]) -> str:
     """The page an invitee opens from the e-mail: who invited them, the note, the run, when the
     hold ends and a button that POSTs back to the same URL (with an optional name). Showing it
@@ -358,24 +349,20 @@ def invite_page(invite: Mapping[str, Any]) -> str:
     game = str(invite.get("game_name") or invite.get("game_id") or "a game")
     note = invite.get("note")
     stamp, readable = _when(invite.get("expires_at"))
-    status = str(invite.get("status") or "").lower()
     hello = f"Hello {_e(invitee)}! " if invitee else ""
     note_html = f'<blockquote class="note" id="note">{_e(note)}</blockquote>' if note else ""
-    if status in _CLOSED:
-        action = f'<p class="card" id="closed">{_e(_CLOSED[status])}</p>'
-    else:
-        action = (
-            f'<p class="hold" id="hold">Your seat is held until '
-            f'<time datetime="{_e(stamp)}" data-local>{_e(readable)}</time>.</p>'
-            '<form class="accept" method="post" action="">'
-            '<label for="name">Your name, as your opponent will see it</label>'
-            f'<input id="name" name="name" type="text" value="{_e(invitee)}" autocomplete="nickname" '
-            f'placeholder="{_e(invitee or "Your name")}">'
-            '<button type="submit" id="accept">Accept and take my seat</button>'
-            "</form>"
-            '<p class="hint">Opening this page changes nothing; the seat is only taken when you press '
-            "the button.</p>"
-        )
+    action = (
+        f'<p class="hold" id="hold">Your seat is held until '
+        f'<time datetime="{_e(stamp)}" data-local>{_e(readable)}</time>.</p>'
+        '<form class="accept" method="post" action="">'
+        '<label for="name">Your name, as your opponent will see it</label>'
+        f'<input id="name" name="name" type="text" value="{_e(invitee)}" autocomplete="nickname" '
+        f'placeholder="{_e(invitee or "Your name")}">'
+        '<button type="submit" id="accept">Accept and take my seat</button>'
+        "</form>"
+        '<p class="hint">Opening this page changes nothing; the seat is only taken when you press '
+        "the button.</p>"
+    )
     body = (
         '<main class="wrap narrow">'
         '<p class="kicker">Connect6 · invitation</p>'

@@ -221,15 +221,3 @@ def board_svg(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None
                    'sans-serif" font-weight="700" text-anchor="middle">' + "".join(numbers) + "</g>")
     out.append("</svg>")
     return "".join(out)
-
-
-def stones_of(view: Mapping[str, Any]) -> Sequence[str]:
-    """Labels of every stone on the board of ``view`` (handy for tests and alt text)."""
-    size = _size_of(view)
-    grid = _grid(view, size)
-    return [
-        point_label((size - 1 - top) * size + col, size)
-        for top, row in enumerate(grid)
-        for col, ch in enumerate(row)
-        if ch in "BW"
-    ]

@@ -1,4 +1,4 @@
-"""Test positions derived from game records (AI-NOTES §8).
+"""Test positions derived from game records (docs/ai.md, "Wins and blocks on Little Golem positions").
 
 From every position along a game:
 
@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from connect6.ai.board import Board
 from connect6.records import parse_label, split_labels
 from connect6.rules import IllegalMove, Position
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
-ENGINE_GAMES = Path(__file__).resolve().parent / "data" / "engine_games.jsonl"
+ENGINE_GAMES = ROOT / "tests" / "unit" / "ai" / "data" / "engine_games.jsonl"
 
 MOVE_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
 SIZE_RE = re.compile(r"SZ\[(\d+)\]")
@@ -59,15 +60,18 @@ def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, lis
     return games
 
 
-def _symmetries(size: int) -> list:
+Symmetry = Callable[[int, int], tuple[int, int]]
+
+
+def _symmetries(size: int) -> list[Symmetry]:
     n = size - 1
-    maps = [lambda c, r: (c, r), lambda c, r: (n - c, r), lambda c, r: (c, n - r),
+    maps: list[Symmetry] = [lambda c, r: (c, r), lambda c, r: (n - c, r), lambda c, r: (c, n - r),
             lambda c, r: (n - c, n - r), lambda c, r: (r, c), lambda c, r: (n - r, c),
             lambda c, r: (r, n - c), lambda c, r: (n - r, n - c)]
     return maps
 
 
-def transform(turns: list[list[int]], size: int, sym) -> list[list[int]]:
+def transform(turns: list[list[int]], size: int, sym: Symmetry) -> list[list[int]]:
     out = []
     for t in turns:
         stones = []
@@ -78,7 +82,8 @@ def transform(turns: list[list[int]], size: int, sym) -> list[list[int]]:
     return out
 
 
-def derive(games, symmetries: int = 8) -> tuple[list[Position], list[Position]]:
+def derive(games: Iterable[tuple[str, int, list[list[int]]]],
+           symmetries: int = 8) -> tuple[list[Position], list[Position]]:
     """(win-in-one positions, must-block positions) from games.
 
     Every prefix of a game is looked at: when the side to move has a threat window it is a
