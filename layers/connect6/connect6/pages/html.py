@@ -188,10 +188,15 @@ def _player_chip(view: Mapping[str, Any], colour: str) -> str:
         detail += " · to play"
     if "winner" in classes:
         detail += " · winner"
+    return _chip(f'class="{" ".join(classes)}" data-colour="{colour}"', colour, _name(side), detail)
+
+
+def _chip(attributes: str, swatch: str, name: str, detail: str) -> str:
+    """One player line: a swatch, the name and a detail line (``attributes`` are already escaped)."""
     return (
-        f'<div class="{" ".join(classes)}" data-colour="{colour}">'
-        f'<span class="swatch {colour}" aria-hidden="true"></span>'
-        f'<span class="who"><span class="name">{_e(_name(side))}</span>'
+        f'<div {attributes}>'
+        f'<span class="swatch {swatch}" aria-hidden="true"></span>'
+        f'<span class="who"><span class="name">{_e(name)}</span>'
         f'<span class="kind">{_e(detail)}</span></span></div>'
     )
 
@@ -210,12 +215,8 @@ def _seat_chip(seat: Mapping[str, Any]) -> str:
         detail = "seat held for an invitation"
     else:
         who, detail = "(open seat)", "waiting for a player"
-    return (
-        f'<div class="player seat {_e(state)}" data-seat="{_e(number)}" data-state="{_e(state)}">'
-        f'<span class="swatch undrawn" aria-hidden="true"></span>'
-        f'<span class="who"><span class="name">{_e(who)}</span>'
-        f'<span class="kind">{_e(f"Seat {number} · {detail}")}</span></span></div>'
-    )
+    return _chip(f'class="player seat {_e(state)}" data-seat="{_e(number)}" data-state="{_e(state)}"',
+                 "undrawn", who, f"Seat {number} · {detail}")
 
 
 def _players(view: Mapping[str, Any]) -> str:
