@@ -3,7 +3,9 @@ without a reload, stop polling at the end, read the screenshots' pixels."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -180,14 +182,22 @@ def test_board_page_follows_the_game_without_reloading_and_stops_at_the_end(serv
     assert len(requests) == seen, "the page kept polling after the game ended"
 
 
+@contextlib.contextmanager
+def phone_page(browser) -> Iterator:
+    """A page in a 390-px-wide phone context (scale 2, touch), closed afterwards."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def test_board_page_fits_a_phone_screen(server, browser, screenshot_dir):
     # Given a game in progress, seen on a 390 px wide phone
     game_id, _, url = invited_game(server)
     server.request("POST", url, {"name": "Ben"})
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    try:
-        phone = context.new_page()
+    with phone_page(browser) as phone:
         phone.goto(f"{server.base_url}/v1/games/{game_id}/board")
         # Then nothing scrolls sideways and the whole board is on screen
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
@@ -199,8 +209,6 @@ def test_board_page_fits_a_phone_screen(server, browser, screenshot_dir):
         phone.goto(invite_url)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         phone.screenshot(path=str(screenshot_dir / "invite-phone.png"))
-    finally:
-        context.close()
 
 
 def test_pages_work_under_a_strict_content_security_policy(server, page):
@@ -425,10 +433,7 @@ def test_replay_controls_fit_a_phone(server, browser, screenshot_dir):
     ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
     black = next(p for p in (ana, ben) if sheet(server, game_id, p)["stone_colour"] == "black")
     play(server, game_id, black, 1, ["h8"])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    try:
-        phone = context.new_page()
+    with phone_page(browser) as phone:
         phone.goto(f"{server.base_url}/v1/games/{game_id}/board")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         for control in ("#rp-first", "#rp-back", "#rp-forward", "#rp-last", "#rp-slider"):
@@ -440,5 +445,3 @@ def test_replay_controls_fit_a_phone(server, browser, screenshot_dir):
         png = phone.screenshot(path=str(screenshot_dir / "replay-phone.png"), full_page=True)
         image = Image.open(io.BytesIO(png))
         assert image.size[0] == 780
-    finally:
-        context.close()
