@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from connect6.game import events as ev
 from connect6.game import talk as computer_talk
@@ -44,6 +44,9 @@ from connect6.game.phrases import PHRASES
 from connect6.game.repository import AlreadyExists, InviteRef, Repository, StoreError, VersionConflict
 from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
+
+if TYPE_CHECKING:  # the engine is imported only when a hint or a reply is needed (cold start)
+    from connect6.ai import Hint
 
 MAX_ATTEMPTS = 8
 _T = TypeVar("_T")
@@ -178,6 +181,19 @@ class GameService:
             raise GameError(ErrorCode.PLAYER_NOT_FOUND, "There is no such player in this game.",
                             "player_id")
         return seat
+
+    @staticmethod
+    def _your_turn_against_the_computer(game: Game, seat: Seat, refusal: ErrorCode, message: str) -> Position:
+        """The position, when ``seat`` plays the computer in a running game and it is their turn;
+        otherwise the refusal (``refusal`` against a human), ``game_over`` or ``not_your_turn``."""
+        if game.opponent_of(seat).kind is not Kind.COMPUTER:
+            raise GameError(refusal, message)
+        if game.is_over:
+            raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+        position = game.position()
+        if position.to_move is not seat.colour:
+            raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+        return position
 
     def _seated_in_started_game(self, game_id: str, player_id: str) -> tuple[Game, Seat]:
         """The game and the player's seat, for a player acting in it: refused when the game or the
@@ -698,20 +714,19 @@ class GameService:
         """The hard level's move for the player to move, only against the computer. Counted for the
         recap (once per move number: asking again on the same turn is not another hint) by a
         conditional write that changes nothing but the counter: no event, no ``updated_at``."""
+        found_at: dict[int, Hint] = {}
 
         def attempt() -> dict[str, Any]:
             game, seat = self._seated_in_started_game(game_id, player_id)
-            if game.opponent_of(seat).kind is not Kind.COMPUTER:
-                raise GameError(ErrorCode.HINTS_NOT_ALLOWED,
-                                "Hints are only given in a game against the computer.")
-            if game.is_over:
-                raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-            position = game.position()
-            if position.to_move is not seat.colour:
-                raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
-            from connect6.ai import hint as ai_hint
+            position = self._your_turn_against_the_computer(
+                game, seat, ErrorCode.HINTS_NOT_ALLOWED,
+                "Hints are only given in a game against the computer.")
+            # A retry after a lost counter write sees the same position: search it once.
+            if position.turn_number not in found_at:
+                from connect6.ai import hint as ai_hint
 
-            found = ai_hint(position, budget_s=self.computer_budget_s)
+                found_at[position.turn_number] = ai_hint(position, budget_s=self.computer_budget_s)
+            found = found_at[position.turn_number]
             if game.hint_move != position.turn_number:
                 counted = self._copy(game)
                 counted.hints_used += 1
@@ -733,13 +748,9 @@ class GameService:
         def attempt() -> dict[str, Any]:
             game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
-            if game.opponent_of(seat).kind is not Kind.COMPUTER:
-                raise GameError(ErrorCode.UNDO_NOT_ALLOWED,
-                                "Moves can only be taken back in a game against the computer.")
-            if game.is_over:
-                raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-            if game.position().to_move is not seat.colour:
-                raise GameError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+            self._your_turn_against_the_computer(
+                game, seat, ErrorCode.UNDO_NOT_ALLOWED,
+                "Moves can only be taken back in a game against the computer.")
             mine = [n for n in range(1, game.turn + 1) if views.colour_of_turn(n) is seat.colour]
             if not mine:
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, "You have not played a move yet.")
