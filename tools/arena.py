@@ -110,11 +110,11 @@ def split_label(spec: str) -> tuple[str, str]:
     return spec, spec
 
 
-def expand(spec: str, size: int) -> list[str]:
-    """An engine spec as a command line."""
+def expand(spec: str, size: int, clock: str = "wall") -> list[str]:
+    """An engine spec as a command line (``clock``: what ``ours:`` engines measure budgets in)."""
     if spec.startswith("ours:"):
         return [sys.executable, "-m", "connect6.ai.protocol", "--size", str(size),
-                "--level", spec.split(":", 1)[1]]
+                "--level", spec.split(":", 1)[1], "--clock", clock]
     if spec.startswith("baseline:"):
         return [sys.executable, str(ROOT / "tools" / "baseline_engine" / "main.py"), "--size", str(size),
                 "--level", spec.split(":", 1)[1]]
@@ -529,6 +529,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="games at once (1 or 2; with 2 the engines compete for the CPU)")
     ap.add_argument("--move-timeout", type=float, default=20.0, help="seconds before an answer is forfeit")
     ap.add_argument("--max-turns", type=int, default=200)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="ours: engines measure their budget in wall time (default) or in their own CPU "
+                         "time, so that a loaded machine slows them down without weakening them")
     ap.add_argument("--time-a", type=int, default=None, help="budget ms per move sent to engine A (time MS)")
     ap.add_argument("--time-b", type=int, default=None, help="budget ms per move sent to engine B")
     ap.add_argument("--cwd-a", type=Path, default=None, help="engine A's working directory")
@@ -557,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
         done = records_from_file(args.from_record)
         report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}")
         return 0
-    specs = {label_a: expand(spec_a, args.size), label_b: expand(spec_b, args.size)}
+    specs = {label_a: expand(spec_a, args.size, args.clock), label_b: expand(spec_b, args.size, args.clock)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}
     setup = {label_a: list(args.setup_a), label_b: list(args.setup_b)}
     for lab, ms in ((label_a, args.time_a), (label_b, args.time_b)):

@@ -58,7 +58,8 @@ def test_engine_labels_and_commands():
     assert arena.split_label("v1=python3 main.py --size {size}") == ("v1", "python3 main.py --size {size}")
     assert arena.split_label("ours:hard") == ("ours:hard", "ours:hard")
     assert arena.expand("engine --size {size}", 15) == ["engine", "--size", "15"]
-    assert arena.expand("ours:hard", 15)[-4:] == ["--size", "15", "--level", "hard"]
+    assert arena.expand("ours:hard", 15)[-6:] == ["--size", "15", "--level", "hard", "--clock", "wall"]
+    assert arena.expand("ours:hard", 15, "cpu")[-2:] == ["--clock", "cpu"]
 
 
 # ---------------------------------------------------------------- engines that are not ours

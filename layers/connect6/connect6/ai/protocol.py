@@ -25,7 +25,7 @@ import random
 import sys
 from typing import TextIO
 
-from connect6.ai import DEFAULT_BUDGETS, LEVELS, search
+from connect6.ai import DEFAULT_BUDGETS, LEVELS, clock, search
 from connect6.ai.board import tables
 from connect6.rules import IllegalMove, Position
 
@@ -183,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=int, default=None, help="budget per move in milliseconds")
     parser.add_argument("--depth", type=int, default=None, help="search depth cap in turns")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what the budget is measured in: wall time (default) or this process's CPU "
+                             "time (for measuring strength on a shared machine)")
     args = parser.parse_args(argv)
+    clock.use_cpu_time(args.clock == "cpu")
     try:
         session = Session(args.size, args.level, seed=args.seed)
     except ValueError as exc:

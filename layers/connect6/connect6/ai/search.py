@@ -9,10 +9,10 @@ before the deadline.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.clock import now
 from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, point_scores, win_now
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
@@ -85,7 +85,7 @@ class SearchResult:
 class Engine:
     def __init__(self, position: Position, level: str, budget: float, rng: random.Random,
                  max_depth: int | None = None) -> None:
-        self.start = time.perf_counter()
+        self.start = now()
         self.position = position
         self.level = level
         self.cfg = LEVEL_CONFIGS[level]
@@ -103,14 +103,14 @@ class Engine:
     def _result(self, stones: tuple[int, ...], reason: str, score: int = 0,
                 depth: int = 0) -> SearchResult:
         return SearchResult(tuple(stones), reason, score, depth, self.nodes,
-                            time.perf_counter() - self.start)
+                            now() - self.start)
 
     def _rebuild(self) -> None:
         """After a timeout the board is mid-line: rebuild it from the position."""
         self.board = Board.from_position(self.position)
 
     def _left(self) -> float:
-        return self.end - time.perf_counter()
+        return self.end - now()
 
     # ------------------------------------------------------------------ root
     def run(self) -> SearchResult:
@@ -177,8 +177,8 @@ class Engine:
                 pairs = pairs[:n_safe]
         full_end = self.end
         if cfg.opp_check:
-            now = time.perf_counter()
-            self.end = now + (full_end - now) * AB_SHARE
+            started = now()
+            self.end = started + (full_end - started) * AB_SHARE
         best, score, depth, order = self._iterate(pairs)
         self.end = full_end
         if score >= MATE:
@@ -198,7 +198,7 @@ class Engine:
         o = 1 - s
         scored = []
         for i, (_, a, b) in enumerate(moves):
-            if i and time.perf_counter() > self.end:
+            if i and now() > self.end:
                 break
             board.place(a, s)
             board.place(b, s)
@@ -221,7 +221,7 @@ class Engine:
 
     def _own_vcdt(self) -> tuple[int, tuple[int, int]] | None:
         cfg = self.cfg
-        deadline = min(self.end, time.perf_counter() + self.budget * cfg.vcdt_share)
+        deadline = min(self.end, now() + self.budget * cfg.vcdt_share)
         solver = Vcdt(self.board, deadline)
         try:
             return solver.solve(self.side, cfg.vcdt_depth)
@@ -243,8 +243,8 @@ class Engine:
         cfg = self.cfg
         s = self.side
         o = 1 - s
-        now = time.perf_counter()
-        stop = now + (self.end - now) * SCREEN_SHARE
+        started = now()
+        stop = started + (self.end - started) * SCREEN_SHARE
         each = self.budget * SCREEN_EACH
         safe: list[tuple[int, int]] = []
         unknown: list[tuple[int, int]] = []
@@ -257,8 +257,8 @@ class Engine:
         while True:
             restart = False
             for i, (a, b) in enumerate(queue):
-                now = time.perf_counter()
-                if now > stop or len(safe) >= cfg.screen_safe:
+                t = now()
+                if t > stop or len(safe) >= cfg.screen_safe:
                     unknown.extend(queue[i:])
                     break
                 key = (a, b) if a < b else (b, a)
@@ -268,7 +268,7 @@ class Engine:
                 board = self.board
                 board.place(a, s)
                 board.place(b, s)
-                solver = Vcdt(board, min(stop, now + each))
+                solver = Vcdt(board, min(stop, t + each))
                 try:
                     refutation = solver.solve(o, min(cfg.opp_check, SCREEN_DEPTH))
                 except Timeout:
@@ -298,7 +298,7 @@ class Engine:
                         break
             if restart:
                 continue
-            if safe or widened or not zone or time.perf_counter() > stop:
+            if safe or widened or not zone or now() > stop:
                 break
             widened = True
             queue = [p for p in self._zone_moves(zone, sets)
@@ -326,7 +326,7 @@ class Engine:
         one), the points its proof uses; else None."""
         cfg = self.cfg
         o = 1 - self.side
-        deadline = min(self.end, time.perf_counter() + self.budget * cfg.zone_share)
+        deadline = min(self.end, now() + self.budget * cfg.zone_share)
         solver = Vcdt(self.board, deadline)
         try:
             found = solver.solve(o, cfg.opp_check) is not None
@@ -361,13 +361,13 @@ class Engine:
             if key in tried:
                 continue
             tried.add(key)
-            left = self.end - time.perf_counter()
+            left = self.end - now()
             if left <= 0.002:
                 break
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = Vcdt(board, time.perf_counter() + left * 0.5)
+            solver = Vcdt(board, now() + left * 0.5)
             try:
                 refutation = solver.solve(o, cfg.opp_check)
             except Timeout:
@@ -378,7 +378,7 @@ class Engine:
                 self.nodes += solver.nodes
             entry = None
             if refutation is None and cfg.entry_check:
-                solver.deadline = time.perf_counter() + (self.end - time.perf_counter()) * ENTRY_SHARE
+                solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
                 try:
                     entry = solver.entry(o, cfg.entry_check)
                 except Timeout:
@@ -418,9 +418,9 @@ class Engine:
         limit = self.max_depth if self.max_depth is not None else 64
         order = list(pairs)
         self.deadline = self.end
-        ab_start = time.perf_counter()
+        ab_start = now()
         for depth in range(1, limit + 1):
-            if depth > 1 and time.perf_counter() > ab_start + (self.end - ab_start) * NEW_ITERATION:
+            if depth > 1 and now() > ab_start + (self.end - ab_start) * NEW_ITERATION:
                 break
             alpha = -INF
             cur: tuple[int, int] | None = None
@@ -474,7 +474,7 @@ class Engine:
                 return -(WIN - ply - 1)
         if depth <= 0 and (not sets or depth <= -QUIESCENCE):
             return board.evaluate(s) - (THREATENED if sets else 0)
-        if time.perf_counter() > self.deadline:
+        if now() > self.deadline:
             raise Timeout
         key = board.hash ^ (SIDE_KEY if s else 0)
         entry = self.tt.get(key)

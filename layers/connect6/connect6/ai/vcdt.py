@@ -10,9 +10,8 @@ search is capped by wall-clock (``Timeout`` from the caller's clock check).
 
 from __future__ import annotations
 
-import time
-
 from connect6.ai.board import CLEAN, Board, count_hits, hitting_moves
+from connect6.ai.clock import now
 from connect6.ai.movegen import best_free, first_candidates, point_scores
 
 
@@ -123,7 +122,7 @@ class Vcdt:
     def _attack(self, s: int, depth: int) -> tuple[int, int] | None:
         board = self.board
         self.nodes += 1
-        if time.perf_counter() > self.deadline:
+        if now() > self.deadline:
             raise Timeout
         key = board.hash ^ (0x9E3779B97F4A7C15 if s else 0)
         if self.fail.get(key, 0) >= depth:
@@ -163,7 +162,7 @@ class Vcdt:
         remove = board.remove
         made = self._made
         for i, (a, b) in enumerate(candidates):
-            if (i & 7) == 7 and time.perf_counter() > self.deadline:
+            if (i & 7) == 7 and now() > self.deadline:
                 raise Timeout
             # The attacker has no threat window here, so the windows the pair makes are
             # exactly its threat windows afterwards: count them without placing anything.
@@ -231,7 +230,7 @@ class Vcdt:
         seen: set[tuple[int, int]] = set()
         firsts = sorted(threes, key=lambda q: (-value.get(q, 0), q))[:k_first]
         for a in firsts:
-            if time.perf_counter() > self.deadline:
+            if now() > self.deadline:
                 raise Timeout
             board.place(a, s)
             seconds = best_free(board, s, (a,), k_second)
@@ -263,7 +262,7 @@ class Vcdt:
         place = board.place
         remove = board.remove
         for a, b in self._entry_moves(s, k_first, k_second, k_two):
-            if time.perf_counter() > self.deadline:
+            if now() > self.deadline:
                 raise Timeout
             place(a, s)
             place(b, s)
