@@ -30,10 +30,6 @@ KEPT = {
     ("layers/connect6/connect6/rules/position.py", "letter"),
     ("layers/connect6/connect6/rules/position.py", "coords"),
     ("layers/connect6/connect6/rules/position.py", "full_mask"),
-    # Engine internals, left to the engine's own tuning work (unused today).
-    ("layers/connect6/connect6/ai/board.py", "point_score"),
-    ("layers/connect6/connect6/ai/board.py", "empties_of"),
-    ("layers/connect6/connect6/ai/search.py", "_left"),
 }
 # Response models' fields are the wire format: serialized by name, never read in Python.
 FIELDS_OF = {"layers/connect6/connect6/api/models.py"}

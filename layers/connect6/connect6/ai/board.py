@@ -256,11 +256,6 @@ class Board:
         sc = self.score
         return MOVER_W * sc[s] - OTHER_W * sc[1 - s]
 
-    def point_score(self, q: int, s: int) -> int:
-        ps = PSCORE[s]
-        code = self.code
-        return sum([ps[code[w]] for w in self.wof[q]])
-
     def threat_sets(self, s: int) -> list[tuple[int, ...]]:
         """The empty points of each of ``s``'s threat windows (deduplicated)."""
         cells = self.cells
@@ -272,10 +267,6 @@ class Board:
         cells = self.cells
         near = self.near
         return [q for q in range(self.area) if near[q] and cells[q] < 0]
-
-    def empties_of(self, w: int) -> list[int]:
-        cells = self.cells
-        return [q for q in self.wins[w] if cells[q] < 0]
 
 
 def count_hits(sets: list[tuple[int, ...]], limit: int = 3) -> int:

@@ -24,7 +24,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 SIDE_KEY = 0x5851F42D4C957F2D
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LevelConfig:
     root: tuple[int, int]  # (first stones, second stones per first) at the root
     inner: tuple[tuple[int, int, int], ...]  # per ply below the root: (k1, k2, max pairs)
@@ -40,11 +40,14 @@ class LevelConfig:
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
-    "easy": LevelConfig((8, 3), (), False, 0.0, 0, 0, 8, 4),
-    "normal": LevelConfig((10, 4), ((7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.15, 6, 6, 1, 5, 6,
-                          0.1, 6),
-    "hard": LevelConfig((12, 5), ((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), True, 0.2, 8,
-                        8, 1, 6, 6, 0.25, 8),
+    "easy": LevelConfig(root=(8, 3), inner=(), search=False, vcdt_share=0.0, vcdt_depth=0, opp_check=0,
+                        noise=8, free=4),
+    "normal": LevelConfig(root=(10, 4), inner=((7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
+                          vcdt_share=0.15, vcdt_depth=6, opp_check=6, noise=1, free=5, entry_check=6,
+                          zone_share=0.1, screen_safe=6),
+    "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
+                        vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
+                        zone_share=0.25, screen_safe=8),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -108,9 +111,6 @@ class Engine:
     def _rebuild(self) -> None:
         """After a timeout the board is mid-line: rebuild it from the position."""
         self.board = Board.from_position(self.position)
-
-    def _left(self) -> float:
-        return self.end - now()
 
     # ------------------------------------------------------------------ root
     def run(self) -> SearchResult:
