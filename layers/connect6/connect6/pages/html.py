@@ -74,9 +74,8 @@ def _layout(title: str, body: str, *, scripts: str = "", head: str = "") -> str:
     )
 
 
-def _when(value: Any) -> tuple[str, str]:
+def _when(text: str) -> tuple[str, str]:
     """(machine value, readable UTC text) of an RFC 3339 time; unreadable input is shown as is."""
-    text = "" if value is None else str(value)
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
