@@ -10,7 +10,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import http, runtime
-from connect6.api.models import GAME_ID_PATTERN, GameView, ReplayView
+from connect6.api.models import GAME_ID_PATTERN
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import (
     HTML,
@@ -24,20 +24,13 @@ from connect6.api.responses import (
     prefers_html,
 )
 from connect6.game.errors import ErrorCode, GameError
+from connect6.game.shapes import GameView, ReplayView
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
 MoveNumber = Annotated[int | None, Query(ge=0, le=100_000, description=(
     "Draw the board after this many moves (0: the empty board). A move the game has not reached "
     "is 404 move_not_found; without it, the board now."))]
-
-
-def _view(game_id: str) -> dict[str, Any]:
-    return GameView.model_validate(runtime.service().view(game_id)).model_dump(mode="json")
-
-
-def _replay(game_id: str) -> dict[str, Any]:
-    return ReplayView.model_validate(runtime.service().replay(game_id)).model_dump(mode="json")
 
 
 @app.get("/v1/games/<game_id>/board", summary="The game view (JSON; a live page for Accept: text/html)",
@@ -47,19 +40,20 @@ def _replay(game_id: str) -> dict[str, Any]:
 @tracer.capture_method
 def board(game_id: GameId) -> Response[Any]:
     headers = http.headers(app)
+    service = runtime.service()
     if prefers_html(headers, default=False):
         from connect6.pages import board_page, game_not_found_page
 
         try:
-            view = _view(game_id)
-            moves = _replay(game_id)["moves"]
+            view = service.view(game_id)
+            moves = service.replay(game_id).moves
         except GameError as error:
             if error.code is not ErrorCode.GAME_NOT_FOUND:
                 raise
             return html_response(game_not_found_page(game_id), 404)
         page = board_page(view, moves)
         return conditional(headers, etag_of(page, "h"), page, HTML)
-    body = dump(GameView, _view(game_id))
+    body = dump(service.view(game_id))
     return conditional(headers, etag_of(body), body, JSON)
 
 
@@ -68,7 +62,7 @@ def board(game_id: GameId) -> Response[Any]:
                               {404: "game_not_found"}, not_modified=True))
 @tracer.capture_method
 def moves(game_id: GameId) -> Response[Any]:
-    body = dump(ReplayView, _replay(game_id))
+    body = dump(runtime.service().replay(game_id))
     return conditional(http.headers(app), etag_of(body, "m"), body, JSON)
 
 
@@ -81,7 +75,7 @@ def board_svg(game_id: GameId, move: MoveNumber = None) -> Response[Any]:
     from connect6.pages import board_svg as render
 
     service = runtime.service()
-    view = _view(game_id) if move is None else service.board_after(game_id, move)
+    view = service.view(game_id) if move is None else service.board_after(game_id, move)
     picture = render(view)
     return conditional(http.headers(app), etag_of(picture, "s"), picture, SVG)
 

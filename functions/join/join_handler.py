@@ -11,18 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import http, runtime
 from connect6.api.errors import STATUS
-from connect6.api.models import (
-    GAME_ID_PATTERN,
-    TOKEN_PATTERN,
-    GameView,
-    InviteInfo,
-    JoinRequest,
-    JoinResponse,
-    JoinSheet,
-    PutRunRequest,
-    RedeemRequest,
-    RedeemResponse,
-)
+from connect6.api.models import GAME_ID_PATTERN, TOKEN_PATTERN, JoinRequest, PutRunRequest, RedeemRequest
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import (
     HTML,
@@ -37,6 +26,7 @@ from connect6.api.responses import (
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import iso
 from connect6.game.service import Opponent
+from connect6.game.shapes import GameView, InviteInfo, InviteOut, JoinResponse, JoinSheet, RedeemResponse
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
@@ -62,7 +52,7 @@ def put_run(game_id: GameId, request: PutRunRequest,
     def call() -> Response[Any]:
         created, view = runtime.service().put_run(game_id, request.game_name,
                                                   request.allow_computer_opponents)
-        return json_response(GameView, view, 201 if created else 200)
+        return json_response(view, 201 if created else 200)
 
     return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
@@ -71,7 +61,7 @@ def put_run(game_id: GameId, request: PutRunRequest,
          responses=documented(200, JoinSheet, "the join sheet", {404: "game_not_found"}))
 @tracer.capture_method
 def join_sheet(game_id: GameId) -> Response[Any]:
-    return json_response(JoinSheet, runtime.service().join_sheet(game_id))
+    return json_response(runtime.service().join_sheet(game_id))
 
 
 @app.post("/v1/games/<game_id>/players", summary="Join (optionally with a computer or an invited opponent)",
@@ -92,16 +82,16 @@ def join(game_id: GameId, request: JoinRequest, idempotency_key: http.Idempotenc
         invite = None
         if outcome.invite is not None:
             base = http.base_url(app, runtime.settings().public_base_url)
-            url = f"{base}/v1/invites/{outcome.invite['token']}"
-            invite = {"invite_id": outcome.invite["invite_id"], "name": outcome.invite["name"],
-                      "expires_at": iso(outcome.invite["expires_at"]), "url": url}
+            url = f"{base}/v1/invites/{outcome.invite.token}"
+            invite = InviteOut(invite_id=outcome.invite.invite_id, name=outcome.invite.name,
+                               expires_at=iso(outcome.invite.expires_at), url=url)
         metrics.add_metric(name="PlayersJoined", unit=MetricUnit.Count, value=1)
         if outcome.started:
             metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
         _think_metric(outcome.computer_think_s)
         logger.info("joined", extra={"game_id": game_id, "seat": outcome.seat, "started": outcome.started})
-        return json_response(JoinResponse, {"player_id": outcome.player_id, "seat": outcome.seat,
-                                            "game": outcome.game, "invite": invite}, 201)
+        return json_response(JoinResponse(player_id=outcome.player_id, seat=outcome.seat, game=outcome.game,
+                                          invite=invite), 201)
 
     tokens = runtime.invite_tokens()
     return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call,
@@ -118,7 +108,6 @@ def _accepted_page(token: str) -> Response[Any]:
     except GameError as error:
         return _invite_error(error)
     just = "accepted" in (app.current_event.query_string_parameters or {})
-    accepted["game"] = GameView.model_validate(accepted["game"]).model_dump(mode="json")
     return html_response(invite_redeemed_page(accepted, just_accepted=just))
 
 
@@ -149,8 +138,8 @@ def invite(token: Token) -> Response[Any]:
     if html:
         from connect6.pages import invite_page
 
-        return html_response(invite_page(InviteInfo.model_validate(info).model_dump()))
-    return json_response(InviteInfo, info)
+        return html_response(invite_page(info))
+    return json_response(info)
 
 
 @app.post("/v1/invites/<token>", summary="Redeem an invitation (form or JSON; a page for forms and browsers)",
@@ -179,11 +168,10 @@ def redeem(token: Token, idempotency_key: http.IdempotencyKey = None) -> Respons
         metrics.add_metric(name="InvitesRedeemed", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="GamesStarted", unit=MetricUnit.Count, value=1)
         _think_metric(outcome.computer_think_s)
-        result = {"player_id": outcome.player_id, "game": outcome.game}
         if html:
             # Nothing to store for a browser: it is sent on to the invitation's own page.
             return Response(status_code=201, content_type=HTML, body="")
-        return json_response(RedeemResponse, result, 201)
+        return json_response(RedeemResponse(player_id=outcome.player_id, game=outcome.game), 201)
 
     answer = http.idempotent(app, idempotency_key, {"html": html, **request.model_dump(mode="json")}, call)
     if html and answer.status_code == 201:

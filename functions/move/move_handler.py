@@ -10,19 +10,10 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import http, runtime
-from connect6.api.models import (
-    GAME_ID_PATTERN,
-    ID_PATTERN,
-    DrawRequest,
-    GameView,
-    HintResponse,
-    MoveRequest,
-    MoveResponse,
-    MoveSheet,
-    UndoResponse,
-)
+from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, DrawRequest, MoveRequest
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import documented, json_response, request_body
+from connect6.game.shapes import GameView, HintResponse, MoveResponse, MoveSheet, UndoResponse
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
@@ -35,7 +26,7 @@ _IDEMPOTENCY_422 = "idempotency_key_reused: the same Idempotency-Key with anothe
          responses=documented(200, MoveSheet, "the move sheet", {404: "game_not_found, player_not_found"}))
 @tracer.capture_method
 def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(MoveSheet, runtime.service().move_sheet(game_id, player_id))
+    return json_response(runtime.service().move_sheet(game_id, player_id))
 
 
 @app.post("/v1/games/<game_id>/players/<player_id>/moves", summary="Play a turn",
@@ -53,7 +44,7 @@ def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
                                       request.table_talk, request.offer_draw)
         if not outcome.replayed:
             metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
-            if outcome.response["computer_reply"] is not None:
+            if outcome.response.computer_reply is not None:
                 metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
             if outcome.finished:
                 metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
@@ -61,8 +52,8 @@ def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
                 metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds,
                                    value=outcome.computer_think_s * 1000)
         logger.info("move", extra={"game_id": game_id, "move_number": request.move_number,
-                                   "replayed": outcome.replayed, "status": outcome.response["status"]})
-        return json_response(MoveResponse, outcome.response)
+                                   "replayed": outcome.replayed, "status": outcome.response.status})
+        return json_response(outcome.response)
 
     return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
@@ -79,7 +70,7 @@ def resign(game_id: GameId, player_id: PlayerId,
     def call() -> Response[Any]:
         view = service.resign(game_id, player_id)
         metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
-        return json_response(GameView, view)
+        return json_response(view)
 
     return http.idempotent(app, idempotency_key, {}, call)
 
@@ -96,7 +87,7 @@ def draw(game_id: GameId, player_id: PlayerId, idempotency_key: http.Idempotency
     service = runtime.service()
 
     def call() -> Response[Any]:
-        return json_response(GameView, service.draw(game_id, player_id, request.action))
+        return json_response(service.draw(game_id, player_id, request.action))
 
     return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
 
@@ -107,7 +98,7 @@ def draw(game_id: GameId, player_id: PlayerId, idempotency_key: http.Idempotency
              409: "hints_not_allowed, not_your_turn, game_over, game_not_started, busy"}))
 @tracer.capture_method
 def hint(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(HintResponse, runtime.service().hint(game_id, player_id))
+    return json_response(runtime.service().hint(game_id, player_id))
 
 
 @app.post("/v1/games/<game_id>/players/<player_id>/undo",
@@ -123,8 +114,8 @@ def undo(game_id: GameId, player_id: PlayerId, idempotency_key: http.Idempotency
 
     def call() -> Response[Any]:
         answer = service.undo(game_id, player_id)
-        logger.info("undo", extra={"game_id": game_id, "undos_left": answer["undos_left"]})
-        return json_response(UndoResponse, answer)
+        logger.info("undo", extra={"game_id": game_id, "undos_left": answer.undos_left})
+        return json_response(answer)
 
     return http.idempotent(app, idempotency_key, {}, call)
 

@@ -8,9 +8,10 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import runtime
-from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, RecapSheet, RecordResponse
+from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN
 from connect6.api.resolver import logger, make_app, metrics, tracer
 from connect6.api.responses import documented, json_response
+from connect6.game.shapes import RecapSheet, RecordResponse
 
 app = make_app()
 GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
@@ -22,7 +23,7 @@ PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
              404: "game_not_found, player_not_found", 409: "game_not_finished"}))
 @tracer.capture_method
 def recap(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(RecapSheet, runtime.service().recap(game_id, player_id))
+    return json_response(runtime.service().recap(game_id, player_id))
 
 
 @app.get("/v1/games/<game_id>/players/<player_id>/record", summary="The game record (Little Golem)",
@@ -30,7 +31,7 @@ def recap(game_id: GameId, player_id: PlayerId) -> Response[Any]:
              404: "game_not_found, player_not_found"}))
 @tracer.capture_method
 def record(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(RecordResponse, runtime.service().record(game_id, player_id))
+    return json_response(runtime.service().record(game_id, player_id))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

@@ -31,8 +31,8 @@ KEPT = {
     ("layers/connect6/connect6/rules/position.py", "coords"),
     ("layers/connect6/connect6/rules/position.py", "full_mask"),
 }
-# Response models' fields are the wire format: serialized by name, never read in Python.
-FIELDS_OF = {"layers/connect6/connect6/api/models.py"}
+# The request and response models' fields are the wire format: serialized by name, not all read in Python.
+FIELDS_OF = {"layers/connect6/connect6/api/models.py", "layers/connect6/connect6/game/shapes.py"}
 
 
 def _unused() -> list[str]:

@@ -12,6 +12,7 @@ from connect6.game.repository import InviteRef
 from connect6.store import MemoryStore
 from tests.clock import Clock
 from tests.unit.game.conftest import scan_computer
+from tests.wire import wire
 
 
 def _invite(service: GameService) -> tuple[str, str]:
@@ -19,15 +20,15 @@ def _invite(service: GameService) -> tuple[str, str]:
     outcome = service.join("run-1", "Ana", "ana@example.com",
                            Opponent("invite", name="Ben", email="ben@example.com", note="Rematch?"))
     assert outcome.invite is not None
-    return outcome.player_id, outcome.invite["token"]
+    return outcome.player_id, outcome.invite.token
 
 
 def test_an_invitation_holds_the_other_seat_for_24_hours(service: GameService, store: MemoryStore) -> None:
     _ana, token = _invite(service)
     view = service.view("run-1")
-    assert view["seats"][1]["state"] == "held"
-    assert view["seats"][1]["hold_expires_at"] == "2026-05-02T12:00:00Z"
-    assert service.join_sheet("run-1")["open_seats"] == 0
+    assert view.seats[1].state == "held"
+    assert view.seats[1].hold_expires_at == "2026-05-02T12:00:00Z"
+    assert service.join_sheet("run-1").open_seats == 0
     # Only the token's hash is stored, never the token
     assert token not in repr(store.items)
 
@@ -36,8 +37,8 @@ def test_the_invite_page_data_changes_nothing(service: GameService, store: Memor
     _ana, token = _invite(service)
     before = repr(store.items)
     info = service.invite_info(token)
-    assert info["inviter_name"] == "Ana" and info["invitee_name"] == "Ben" and info["note"] == "Rematch?"
-    assert info["status"] == "pending" and info["expires_at"] == "2026-05-02T12:00:00Z"
+    assert info.inviter_name == "Ana" and info.invitee_name == "Ben" and info.note == "Rematch?"
+    assert info.status == "pending" and info.expires_at == "2026-05-02T12:00:00Z"
     assert repr(store.items) == before
 
 
@@ -45,8 +46,8 @@ def test_redeeming_takes_the_held_seat_and_starts_the_game(service: GameService,
     ana, token = _invite(service)
     outcome = service.redeem(token, "Benjamin")
     view = outcome.game
-    assert view["status"] == "in_progress"
-    assert view["seats"][1] == {"seat": 2, "state": "taken", "name": "Benjamin", "kind": "human",
+    assert view.status == "in_progress"
+    assert wire(view.seats[1]) == {"seat": 2, "state": "taken", "name": "Benjamin", "kind": "human",
                                 "colour": "white", "hold_expires_at": None}
     assert outcome.player_id != ana
     assert [e.detail_type for e in sink.events][-3:] == ["invite_redeemed", "game_started", "turn_ready"]
@@ -72,8 +73,8 @@ def test_an_expired_hold_is_free_everywhere_before_any_sweeper(service: GameServ
     # When 24 hours pass (the clock is injected, nothing sleeps)
     clock.advance(hours=24)
     # Then the seat reads as open, a newcomer may take it, and the invitation is expired
-    assert service.view("run-1")["seats"][1]["state"] == "open"
-    assert service.join_sheet("run-1")["open_seats"] == 1
+    assert service.view("run-1").seats[1].state == "open"
+    assert service.join_sheet("run-1").open_seats == 1
     with pytest.raises(GameError) as caught:
         service.redeem(token)
     assert caught.value.code is ErrorCode.INVITE_EXPIRED
@@ -87,7 +88,7 @@ def test_an_expired_hold_is_free_everywhere_before_any_sweeper(service: GameServ
 def test_one_second_before_expiry_the_invitation_still_works(service: GameService, clock: Clock) -> None:
     _ana, token = _invite(service)
     clock.advance(hours=23, minutes=59, seconds=59)
-    assert service.redeem(token).game["status"] == "in_progress"
+    assert service.redeem(token).game.status == "in_progress"
 
 
 def test_the_sweeper_releases_due_holds_once(service: GameService, clock: Clock, sink: ListSink,
@@ -108,7 +109,7 @@ def test_the_sweeper_leaves_redeemed_invitations_alone(service: GameService, clo
     service.redeem(token)
     clock.advance(hours=25)
     assert service.expire_holds().released == 0
-    assert service.view("run-1")["status"] == "in_progress"
+    assert service.view("run-1").status == "in_progress"
 
 
 class PausingStore(MemoryStore):
@@ -150,7 +151,7 @@ def test_redemption_racing_the_sweeper_exactly_one_wins() -> None:
 
     def redeem() -> None:
         try:
-            results["redeem"] = invitee_side.redeem(outcome.invite["token"])  # type: ignore[index]
+            results["redeem"] = invitee_side.redeem(outcome.invite.token)
         except GameError as error:
             results["redeem"] = error
 

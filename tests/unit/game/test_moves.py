@@ -9,6 +9,7 @@ from connect6.rules import Position
 from connect6.store import MemoryStore
 from tests.clock import Clock
 from tests.unit.game.conftest import scan_computer
+from tests.wire import wire
 
 
 def _code(call, *args, **kwargs) -> ErrorCode:
@@ -20,19 +21,19 @@ def _code(call, *args, **kwargs) -> ErrorCode:
 def test_a_turn_plays_through_the_rules_and_passes_the_turn(service: GameService, started, sink) -> None:
     ana, ben = started
     outcome = service.submit_move("run-1", ana, 1, ["H8"], "good_luck")
-    assert outcome.response == {"move_number": 1, "colour": "black", "stones_placed": ["h8"],
+    assert wire(outcome.response) == {"move_number": 1, "colour": "black", "stones_placed": ["h8"],
                                 "status": "in_progress", "winner": None, "winning_line": [],
                                 "computer_reply": None, "next": {"player_id": ben, "move_number": 2},
                                 "draw_offer": None}
     sheet = service.move_sheet("run-1", ben)
-    assert sheet["your_turn"] and sheet["move_number"] == 2 and sheet["stones_to_place"] == 2
-    assert sheet["table_talk_received"] == {"phrase_id": "good_luck", "text": "Good luck!", "from": "Ana"}
-    assert sheet["last_move"] == {"move_number": 1, "colour": "black", "stones": ["h8"]}
-    assert sheet["board"][7] == ".......B......."
+    assert sheet.your_turn and sheet.move_number == 2 and sheet.stones_to_place == 2
+    assert wire(sheet.table_talk_received) == {"phrase_id": "good_luck", "text": "Good luck!", "from": "Ana"}
+    assert wire(sheet.last_move) == {"move_number": 1, "colour": "black", "stones": ["h8"]}
+    assert sheet.board[7] == ".......B......."
     assert sink.of_type("turn_ready")[-1] == {"game_id": "run-1", "player_id": ben, "name": "Ben",
                                               "move_number": 2}
     ana_sheet = service.move_sheet("run-1", ana)
-    assert not ana_sheet["your_turn"] and ana_sheet["table_talk_received"] is None
+    assert not ana_sheet.your_turn and ana_sheet.table_talk_received is None
 
 
 def test_turn_errors_change_nothing(service: GameService, started, store: MemoryStore) -> None:
@@ -95,20 +96,20 @@ def test_a_pair_that_wins_on_its_first_stone_places_only_that_stone(service, sta
     _play(service, ana, ben, [["c8"], ["a1", "a2"], ["d8", "e8"], ["a3", "a4"], ["f8", "g8"],
                               ["a6", "a7"]])
     response = service.submit_move("run-1", ana, 7, ["h8", "o15"]).response
-    assert response["stones_placed"] == ["h8"]
-    assert response["status"] == "completed"
-    assert response["winner"] == {"colour": "black", "name": "Ana"}
-    assert response["winning_line"] == ["c8", "d8", "e8", "f8", "g8", "h8"]
-    assert response["next"] is None
+    assert response.stones_placed == ["h8"]
+    assert response.status == "completed"
+    assert wire(response.winner) == {"colour": "black", "name": "Ana"}
+    assert response.winning_line == ["c8", "d8", "e8", "f8", "g8", "h8"]
+    assert response.next is None
     view = service.view("run-1")
-    assert view["stones_placed"] == 12 and view["board"][0][14] == "."
+    assert view.stones_placed == 12 and view.board[0][14] == "."
     assert sink.of_type("game_finished")[0]["winner"] == {"colour": "black", "name": "Ana"}
     # The game is over for both; the winning move re-sent still gets its 200
     assert _code(service.submit_move, "run-1", ben, 8, ["b1", "b2"]) is ErrorCode.GAME_OVER
     assert service.submit_move("run-1", ana, 7, ["h8", "o15"]).response == response
     recap = service.recap("run-1", ben)
-    assert recap["result"] == "lost" and recap["record"] == "1.c8 2.a1a2 3.d8e8 4.a3a4 5.f8g8 6.a6a7 7.h8"
-    assert service.recap("run-1", ana)["result"] == "won"
+    assert recap.result == "lost" and recap.record == "1.c8 2.a1a2 3.d8e8 4.a3a4 5.f8g8 6.a6a7 7.h8"
+    assert service.recap("run-1", ana).result == "won"
 
 
 def test_moves_before_the_start_and_recap_before_the_end(service: GameService) -> None:
@@ -117,7 +118,7 @@ def test_moves_before_the_start_and_recap_before_the_end(service: GameService) -
     assert _code(service.submit_move, "run-1", ana, 1, ["h8"]) is ErrorCode.GAME_NOT_STARTED
     assert _code(service.recap, "run-1", ana) is ErrorCode.GAME_NOT_FINISHED
     sheet = service.move_sheet("run-1", ana)
-    assert sheet["status"] == "waiting_for_players" and sheet["opponent"] is None
+    assert sheet.status == "waiting_for_players" and sheet.opponent is None
 
 
 def test_the_computer_replies_in_the_same_call(store: MemoryStore, clock: Clock, sink: ListSink) -> None:
@@ -125,11 +126,11 @@ def test_the_computer_replies_in_the_same_call(store: MemoryStore, clock: Clock,
     service.put_run("run-1", "Sunday club", True)
     ana = service.join("run-1", "Ana", "ana@example.com", Opponent("computer", level="easy")).player_id
     outcome = service.submit_move("run-1", ana, 1, ["h8"])
-    reply = outcome.response["computer_reply"]
-    assert reply["move_number"] == 2 and reply["stones_placed"] == ["a15", "b15"]
-    assert outcome.response["next"] == {"player_id": ana, "move_number": 3}
+    reply = outcome.response.computer_reply
+    assert reply.move_number == 2 and reply.stones_placed == ["a15", "b15"]
+    assert wire(outcome.response.next) == {"player_id": ana, "move_number": 3}
     assert outcome.computer_think_s is not None
-    assert service.move_sheet("run-1", ana)["your_turn"]
+    assert service.move_sheet("run-1", ana).your_turn
 
 
 class LosingStore(MemoryStore):
@@ -183,9 +184,9 @@ def test_a_full_board_without_six_is_a_draw(clock: Clock, sink: ListSink) -> Non
         service.submit_move("run-1", ana if number % 2 else ben, number, stones)
     last = len(turns)
     response = service.submit_move("run-1", ana if last % 2 else ben, last, turns[-1]).response
-    assert response["status"] == "draw" and response["winner"] is None
-    assert service.view("run-1")["status"] == "draw"
-    assert service.recap("run-1", ana)["result"] == "draw"
+    assert response.status == "draw" and response.winner is None
+    assert service.view("run-1").status == "draw"
+    assert service.recap("run-1", ana).result == "draw"
 
 
 def draw_turns(size: int) -> list[list[str]]:
@@ -232,9 +233,9 @@ def test_the_computer_winning_on_its_first_stone_is_stored_replayably(clock: Clo
                  for n, s in ((1, ["h8"]), (3, ["h9", "h10"]), (5, ["j9", "j11"]), (7, ["l9", "l11"]))]
     last = responses[-1]
     # Then the computer's reply shows one stone placed, the game is over, and it replays cleanly
-    assert last["status"] == "completed" and last["winner"]["colour"] == "white"
-    assert last["computer_reply"]["stones_placed"] == ["f1"]
-    assert service.view("run-1")["winning_line"] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+    assert last.status == "completed" and last.winner.colour == "white"
+    assert last.computer_reply.stones_placed == ["f1"]
+    assert service.view("run-1").winning_line == ["a1", "b1", "c1", "d1", "e1", "f1"]
     assert service.submit_move("run-1", ana, 7, ["l9", "l11"]).response == last
     # A turn stored before offered pairs were recorded still replays (the partner is implied)
     game = store.get_game("run-1")
@@ -257,10 +258,10 @@ def test_the_computer_closes_a_game_with_a_closing_line_never_a_mid_game_one(
         service.submit_move(game_id, ana, 3, ["a1", "b1"])
         # When the computer's reply to move 5 wins
         outcome = service.submit_move(game_id, ana, 5, ["c1", "d1"])
-        reply = outcome.response["computer_reply"]
-        assert outcome.response["status"] == "completed" and reply["move_number"] == 6
-        if reply["table_talk"] is not None:
-            closing_lines.append(reply["table_talk"]["phrase_id"])
+        reply = outcome.response.computer_reply
+        assert outcome.response.status == "completed" and reply.move_number == 6
+        if reply.table_talk is not None:
+            closing_lines.append(reply.table_talk.phrase_id)
     # Then it says its closing line every time ("Your turn!" would be wrong): chosen from what
     # happened, not drawn at random
     assert closing_lines == [COMPUTER_WON] * 40

@@ -14,6 +14,7 @@ from connect6.records import parse_label
 from connect6.rules import Position
 from connect6.store import MemoryStore
 from tests.unit.game.conftest import Clock, Ids, scan_computer
+from tests.wire import wire
 
 
 def _code(call: Callable[..., object], *args: object, **kwargs: object) -> ErrorCode:
@@ -61,20 +62,20 @@ def test_undo_takes_back_your_turn_and_the_computers_reply(store: MemoryStore, c
     # When she takes back her last turn
     answer = service.undo("run-1", ana)
     # Then her move 3 and the computer's reply 4 are gone, latest first, and it is move 3 again
-    assert answer["undone"] == [{"move_number": 4, "colour": "white", "stones": ["c15", "d15"]},
+    assert wire(answer.undone) == [{"move_number": 4, "colour": "white", "stones": ["c15", "d15"]},
                                 {"move_number": 3, "colour": "black", "stones": ["h9", "h10"]}]
-    assert answer["undos_left"] == 2
-    game = answer["game"]
-    assert game["move_count"] == 2 and game["to_move"]["move_number"] == 3
-    assert game["board"] == service.view("run-1")["board"]
-    assert service.move_sheet("run-1", ana)["your_turn"] is True
+    assert answer.undos_left == 2
+    game = answer.game
+    assert game.move_count == 2 and game.to_move.move_number == 3
+    assert game.board == service.view("run-1").board
+    assert service.move_sheet("run-1", ana).your_turn is True
     # And the platform hears of it, and whose turn it is
     assert sink.of_type("move_undone") == [{"game_id": "run-1", "player_id": ana, "move_number": 3}]
     assert sink.of_type("turn_ready")[-1] == {"game_id": "run-1", "player_id": ana, "name": "Ana",
                                               "move_number": 3}
     # And she can play move 3 differently; the computer replies again
-    reply = service.submit_move("run-1", ana, 3, ["j9", "j10"]).response["computer_reply"]
-    assert reply["move_number"] == 4
+    reply = service.submit_move("run-1", ana, 3, ["j9", "j10"]).response.computer_reply
+    assert reply.move_number == 4
 
 
 def test_undo_after_the_first_turn_goes_back_to_the_empty_board(store: MemoryStore, clock: Clock) -> None:
@@ -82,8 +83,8 @@ def test_undo_after_the_first_turn_goes_back_to_the_empty_board(store: MemorySto
     ana = _against_computer(service)
     service.submit_move("run-1", ana, 1, ["h8"])
     answer = service.undo("run-1", ana)
-    assert [u["move_number"] for u in answer["undone"]] == [2, 1]
-    assert answer["game"]["move_count"] == 0 and answer["game"]["stones_placed"] == 0
+    assert [u.move_number for u in answer.undone] == [2, 1]
+    assert answer.game.move_count == 0 and answer.game.stones_placed == 0
 
 
 def test_at_most_three_undos_a_game_and_the_recap_counts_them(store: MemoryStore, clock: Clock,
@@ -92,7 +93,7 @@ def test_at_most_three_undos_a_game_and_the_recap_counts_them(store: MemoryStore
     ana = _against_computer(service)
     for left in (2, 1, 0):
         service.submit_move("run-1", ana, 1, ["h8"])
-        assert service.undo("run-1", ana)["undos_left"] == left
+        assert service.undo("run-1", ana).undos_left == left
     service.submit_move("run-1", ana, 1, ["h8"])
     before = store.get_game("run-1")
     published = len(sink.events)
@@ -101,20 +102,20 @@ def test_at_most_three_undos_a_game_and_the_recap_counts_them(store: MemoryStore
     assert store.get_game("run-1") == before and len(sink.events) == published
     service.resign("run-1", ana)
     recap = service.recap("run-1", ana)
-    assert recap["undos_used"] == 3 and recap["hints_used"] == 0
+    assert recap.undos_used == 3 and recap.hints_used == 0
 
 
 def test_nothing_to_undo_before_you_have_played(store: MemoryStore, clock: Clock) -> None:
     # Given the computer drew Black and placed its opening stone: Ana (White) has played nothing
     service = _service(store, clock, computer_black=True)
     ana = _against_computer(service)
-    assert service.view("run-1")["move_count"] == 1
+    assert service.view("run-1").move_count == 1
     # Then there is nothing of hers to take back (the computer's stone is not hers)
     assert _code(service.undo, "run-1", ana) is ErrorCode.NOTHING_TO_UNDO
     # And once she has played, undo takes back her turn and the reply, never the opening stone
     service.submit_move("run-1", ana, 2, ["h8", "h9"])
-    assert [u["move_number"] for u in service.undo("run-1", ana)["undone"]] == [3, 2]
-    assert service.view("run-1")["move_count"] == 1
+    assert [u.move_number for u in service.undo("run-1", ana).undone] == [3, 2]
+    assert service.view("run-1").move_count == 1
 
 
 def test_nothing_to_undo_on_an_empty_board(store: MemoryStore, clock: Clock) -> None:
@@ -138,7 +139,7 @@ def test_no_undo_once_the_game_is_over(store: MemoryStore, clock: Clock) -> None
     ana = _against_computer(service)
     service.submit_move("run-1", ana, 1, ["h8"])
     service.submit_move("run-1", ana, 3, ["a1", "b1"])
-    assert service.submit_move("run-1", ana, 5, ["c1", "d1"]).response["status"] == "completed"
+    assert service.submit_move("run-1", ana, 5, ["c1", "d1"]).response.status == "completed"
     # Then it cannot be taken back
     assert _code(service.undo, "run-1", ana) is ErrorCode.GAME_OVER
 
@@ -169,12 +170,12 @@ def test_a_hint_is_counted_once_per_turn_and_changes_nothing_else(store: MemoryS
     assert changed == {"hints_used", "hint_move", "version"}
     assert len(sink.events) == published
     # And a hint on the next turn counts again; so does one on a move that came back by undo
-    service.submit_move("run-1", ana, 1, first["stones"])
+    service.submit_move("run-1", ana, 1, first.stones)
     service.hint("run-1", ana)
     service.undo("run-1", ana)
     service.hint("run-1", ana)
     service.resign("run-1", ana)
-    assert service.recap("run-1", ana)["hints_used"] == 3
+    assert service.recap("run-1", ana).hints_used == 3
 
 
 # ---------------------------------------------------------------------- draw offers
@@ -184,29 +185,29 @@ def test_a_draw_offered_with_a_move_reaches_the_opponent(service: GameService, s
     # When Ana moves and offers a draw with it
     outcome = service.submit_move("run-1", ana, 1, ["h8"], offer_draw=True)
     # Then the offer is pending, Ben's sheet shows it and the platform is told, naming Ben
-    assert outcome.response["draw_offer"] == {"answer": "pending", "by": None}
-    assert service.move_sheet("run-1", ben)["draw_offered_by_opponent"] is True
-    assert service.move_sheet("run-1", ana)["draw_offered_by_opponent"] is False
+    assert wire(outcome.response.draw_offer) == {"answer": "pending", "by": None}
+    assert service.move_sheet("run-1", ben).draw_offered_by_opponent is True
+    assert service.move_sheet("run-1", ana).draw_offered_by_opponent is False
     assert sink.of_type("draw_offered") == [{"game_id": "run-1", "player_id": ben, "move_number": 1}]
     # And the same move re-sent gets the same answer (and no second event)
     assert service.submit_move("run-1", ana, 1, ["h8"], offer_draw=True).response == outcome.response
     assert len(sink.of_type("draw_offered")) == 1
     # When Ben accepts, the game is drawn by agreement
     view = service.draw("run-1", ben, "accept")
-    assert view["status"] == "draw" and view["end_reason"] == "agreed"
-    assert service.recap("run-1", ana)["result"] == "draw"
+    assert view.status == "draw" and view.end_reason == "agreed"
+    assert service.recap("run-1", ana).result == "draw"
 
 
 def test_moving_declines_a_draw_offered_with_a_move(service: GameService, started) -> None:
     ana, ben = started
     service.submit_move("run-1", ana, 1, ["h8"], offer_draw=True)
     service.submit_move("run-1", ben, 2, ["a1", "a2"])
-    assert service.move_sheet("run-1", ben)["draw_offered_by_opponent"] is False
+    assert service.move_sheet("run-1", ben).draw_offered_by_opponent is False
     assert _code(service.draw, "run-1", ben, "accept") is ErrorCode.NO_DRAW_OFFER
     # And a decline through the draw route clears an offer too
     service.submit_move("run-1", ana, 3, ["h9", "h10"], offer_draw=True)
-    assert service.draw("run-1", ben, "decline")["status"] == "in_progress"
-    assert service.move_sheet("run-1", ben)["draw_offered_by_opponent"] is False
+    assert service.draw("run-1", ben, "decline").status == "in_progress"
+    assert service.move_sheet("run-1", ben).draw_offered_by_opponent is False
 
 
 def test_an_offer_through_the_draw_route_is_an_event_too(service: GameService, started,
@@ -234,15 +235,15 @@ def test_the_computer_accepts_a_draw_when_its_judge_says_level(store: MemoryStor
     # Then the computer accepts at once (judging the board after her move): the game is a draw
     assert seen == [(3, "easy")]
     response = outcome.response
-    assert response["draw_offer"] == {"answer": "accepted", "by": "computer"}
-    assert response["status"] == "draw" and response["computer_reply"] is None and response["next"] is None
+    assert wire(response.draw_offer) == {"answer": "accepted", "by": "computer"}
+    assert response.status == "draw" and response.computer_reply is None and response.next is None
     view = service.view("run-1")
-    assert view["status"] == "draw" and view["end_reason"] == "agreed" and view["move_count"] == 3
+    assert view.status == "draw" and view.end_reason == "agreed" and view.move_count == 3
     assert sink.of_type("game_finished")[-1]["end_reason"] == "agreed"
     assert service.submit_move("run-1", ana, 3, ["h9", "h10"], offer_draw=True).response == response
     recap = service.recap("run-1", ana)
-    assert recap["result"] == "draw"
-    assert recap["table_talk_received"] == {"phrase_id": talk.DRAW_AGREED, "text": "Thanks for the game!",
+    assert recap.result == "draw"
+    assert wire(recap.table_talk_received) == {"phrase_id": talk.DRAW_AGREED, "text": "Thanks for the game!",
                                             "from": "Computer (easy)"}
 
 
@@ -250,10 +251,10 @@ def test_the_computer_declines_and_plays_on(store: MemoryStore, clock: Clock, si
     service = _service(store, clock, judge=lambda position, level: False)
     ana = _against_computer(service)
     response = service.submit_move("run-1", ana, 1, ["h8"], offer_draw=True).response
-    assert response["draw_offer"] == {"answer": "declined", "by": "computer"}
-    assert response["status"] == "in_progress" and response["computer_reply"]["move_number"] == 2
+    assert wire(response.draw_offer) == {"answer": "declined", "by": "computer"}
+    assert response.status == "in_progress" and response.computer_reply.move_number == 2
     assert sink.of_type("draw_offered") == []  # the computer answered; nobody needs telling
-    assert service.move_sheet("run-1", ana)["draw_offered_by_opponent"] is False
+    assert service.move_sheet("run-1", ana).draw_offered_by_opponent is False
 
 
 def test_the_draw_route_offer_to_the_computer_uses_the_same_judge(store: MemoryStore, clock: Clock) -> None:
@@ -261,7 +262,7 @@ def test_the_draw_route_offer_to_the_computer_uses_the_same_judge(store: MemoryS
     ana = _against_computer(service)
     service.submit_move("run-1", ana, 1, ["h8"])
     view = service.draw("run-1", ana, "offer")
-    assert view["status"] == "draw" and view["end_reason"] == "agreed"
+    assert view.status == "draw" and view.end_reason == "agreed"
 
 
 def test_an_offer_with_a_winning_move_has_nothing_to_answer(service: GameService, started) -> None:
@@ -271,7 +272,7 @@ def test_an_offer_with_a_winning_move_has_nothing_to_answer(service: GameService
     for number, (player, stones) in enumerate(turns, start=1):
         service.submit_move("run-1", player, number, stones)
     response = service.submit_move("run-1", ana, 7, ["m8", "o15"], offer_draw=True).response
-    assert response["status"] == "completed" and response["draw_offer"] is None
+    assert response.status == "completed" and response.draw_offer is None
 
 
 def test_the_real_judge_calls_an_open_board_level_and_a_threat_not() -> None:
@@ -290,7 +291,7 @@ def test_the_computer_says_nothing_with_its_opening_stone(store: MemoryStore, cl
     service = _service(store, clock, computer_black=True)
     ana = _against_computer(service)
     sheet = service.move_sheet("run-1", ana)
-    assert sheet["last_move"]["move_number"] == 1 and sheet["table_talk_received"] is None
+    assert sheet.last_move.move_number == 1 and sheet.table_talk_received is None
     game = store.get_game("run-1")
     assert game is not None and game.turns[0].talk is None
 
@@ -332,11 +333,11 @@ def test_the_recap_shows_the_opponent_and_their_last_line(service: GameService, 
     for number, (player, stones, line) in enumerate(turns, start=1):
         service.submit_move("run-1", player, number, stones, line)
     recap = service.recap("run-1", ana)
-    assert recap["result"] == "lost"
-    assert recap["opponent"] == {"name": "Ben", "kind": "human"}
-    assert recap["table_talk_received"] == {"phrase_id": "good_game", "text": "Good game!", "from": "Ben"}
-    assert recap["table_talk_sent"] == {"phrase_id": "oops", "text": "Oops!", "from": "Ana"}
-    assert service.recap("run-1", ben)["table_talk_received"]["phrase_id"] == "oops"
+    assert recap.result == "lost"
+    assert wire(recap.opponent) == {"name": "Ben", "kind": "human"}
+    assert wire(recap.table_talk_received) == {"phrase_id": "good_game", "text": "Good game!", "from": "Ben"}
+    assert wire(recap.table_talk_sent) == {"phrase_id": "oops", "text": "Oops!", "from": "Ana"}
+    assert service.recap("run-1", ben).table_talk_received.phrase_id == "oops"
 
 
 def test_the_computer_congratulates_a_winner_and_thanks_a_resigner(store: MemoryStore, clock: Clock) -> None:
@@ -345,12 +346,12 @@ def test_the_computer_congratulates_a_winner_and_thanks_a_resigner(store: Memory
     # (the computer fills the top row from a15; e15 stops its six)
     for number, stones in ((1, ["h8"]), (3, ["h9", "h10"]), (5, ["h11", "e15"])):
         service.submit_move("run-1", ana, number, stones)
-    assert service.submit_move("run-1", ana, 7, ["h12", "h13"]).response["status"] == "completed"
+    assert service.submit_move("run-1", ana, 7, ["h12", "h13"]).response.status == "completed"
     recap = service.recap("run-1", ana)
-    assert recap["result"] == "won" and recap["opponent"] == {"name": "Computer (easy)", "kind": "computer"}
-    assert recap["table_talk_received"]["phrase_id"] == talk.COMPUTER_LOST
+    assert recap.result == "won" and wire(recap.opponent) == {"name": "Computer (easy)", "kind": "computer"}
+    assert recap.table_talk_received.phrase_id == talk.COMPUTER_LOST
 
     other = _service(MemoryStore(), clock)
     bea = _against_computer(other)
     other.resign("run-1", bea)
-    assert other.recap("run-1", bea)["table_talk_received"]["phrase_id"] == talk.OPPONENT_RESIGNED
+    assert other.recap("run-1", bea).table_talk_received.phrase_id == talk.OPPONENT_RESIGNED

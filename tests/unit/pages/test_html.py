@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from connect6.game.shapes import AcceptedInvite, GameView, InviteInfo
 from connect6.pages import board_page, invite_error_page, invite_page, invite_redeemed_page, script_json
 
 EVIL = '<script>alert("x")</script>&\'"'
@@ -48,7 +49,8 @@ def collect(page: str) -> Collector:
     return c
 
 
-def game_view(**extra):
+def view_data(**extra):
+    """A game view as its JSON has it, with ``extra`` fields replaced."""
     view = {
         "game_id": "run-42", "game_name": "Sunday club", "status": "in_progress",
         "seats": [{"seat": 1, "state": "taken", "name": "Ana", "kind": "human", "colour": "black",
@@ -60,10 +62,14 @@ def game_view(**extra):
         "move_count": 1, "stones_placed": 1, "board_size": 15,
         "board": ["." * 15] * 7 + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7,
         "last_move": {"move_number": 1, "colour": "black", "stones": ["h8"]},
-        "winner": None, "winning_line": [], "updated_at": "2026-11-29T12:00:00Z",
+        "winner": None, "winning_line": [], "end_reason": None, "updated_at": "2026-11-29T12:00:00Z",
     }
     view.update(extra)
     return view
+
+
+def game_view(**extra) -> GameView:
+    return GameView.model_validate(view_data(**extra))
 
 
 def assert_self_contained(page: str) -> None:
@@ -100,7 +106,7 @@ def test_board_page_escapes_every_name_and_embeds_json_safely():
     assert "<script>alert" not in page
     # and the embedded JSON is exactly the view, parseable back
     data = [body for attrs, body in c.scripts if attrs.get("type") == "application/json"]
-    assert json.loads(data[0]) == view
+    assert json.loads(data[0]) == view.model_dump(mode="json")
     # and the visible text shows the name literally
     assert EVIL in "".join(c.text)
 
@@ -135,8 +141,10 @@ def test_resignation_and_agreed_draw_say_so():
 def test_draw_and_waiting_states_read_clearly():
     assert "Draw" in " ".join(collect(board_page(game_view(status="draw", to_move=None))).text)
     waiting = game_view(status="waiting_for_players", to_move=None, white=None, move_count=0,
-                        seats=[{"seat": 1, "state": "taken", "name": "Ana"},
-                               {"seat": 2, "state": "held", "name": None}])
+                        seats=[{"seat": 1, "state": "taken", "name": "Ana", "kind": "human", "colour": None,
+                                "hold_expires_at": None},
+                               {"seat": 2, "state": "held", "name": None, "kind": "human", "colour": None,
+                                "hold_expires_at": "2026-11-30T12:00:00Z"}])
     text = " ".join(collect(board_page(waiting)).text)
     assert "Waiting for players (1 seat held for an invited player)" in text
     # The chips agree with the status line (issue 11: no "(open seat)" while a seat is held)
@@ -152,9 +160,8 @@ def test_board_page_polls_with_etag_and_stops_when_over():
     assert "completed" in poller and "draw" in poller
 
 
-INVITE = {"invite_id": "inv1", "game_id": "run-42", "game_name": "Sunday club",
-          "inviter_name": "Ana", "invitee_name": "Ben", "note": "Rematch?",
-          "expires_at": "2026-11-30T09:15:00Z", "status": "pending"}
+INVITE = InviteInfo(invite_id="inv1", game_id="run-42", game_name="Sunday club", inviter_name="Ana",
+                    invitee_name="Ben", note="Rematch?", expires_at="2026-11-30T09:15:00Z", status="pending")
 
 
 def test_invite_page_shows_who_what_until_when_and_a_post_form():
@@ -172,8 +179,8 @@ def test_invite_page_shows_who_what_until_when_and_a_post_form():
 
 
 def test_invite_page_escapes_note_and_names():
-    page = invite_page({**INVITE, "inviter_name": EVIL, "invitee_name": EVIL, "note": EVIL,
-                        "game_name": EVIL})
+    page = invite_page(INVITE.model_copy(update={"inviter_name": EVIL, "invitee_name": EVIL, "note": EVIL,
+                                                 "game_name": EVIL}))
     c = collect(page)
     assert "<script>alert" not in page
     assert len(c.scripts) == 1  # only the local-time helper
@@ -183,13 +190,14 @@ def test_invite_page_escapes_note_and_names():
 
 
 def test_redeemed_page_confirms_and_links_the_board():
-    page = invite_redeemed_page({"player_id": "p-secret", "game": game_view(game_id="run 42/x")})
+    page = invite_redeemed_page(AcceptedInvite(name=None, colour=None, game=game_view(game_id="run 42/x")))
     c = collect(page)
     text = " ".join(c.text)
     assert "You're in!" in text and "Sunday club" in text
     links = [a["href"] for t, a in c.tags if t == "a" and a.get("id") == "watch"]
     assert links == ["../games/run%2042%2Fx/board"]
-    assert "p-secret" not in page
+    # What the page is given holds no player id to leak (the redeem response's has one).
+    assert "player_id" not in AcceptedInvite.model_fields
 
 
 @pytest.mark.parametrize(
@@ -217,7 +225,8 @@ def test_content_security_policy_allows_exactly_the_inline_code():
     def digest(text: str) -> str:
         return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
-    for page in (board_page(game_view()), invite_page(INVITE), invite_redeemed_page({"game": game_view()}),
+    redeemed = AcceptedInvite(name=None, colour=None, game=game_view())
+    for page in (board_page(game_view()), invite_page(INVITE), invite_redeemed_page(redeemed),
                  invite_error_page(404, "invite_not_found", "No such invitation.")):
         scripts = collect(page).scripts
         executable = [body for attrs, body in scripts if attrs.get("type") != "application/json"]

@@ -10,13 +10,16 @@ import pytest
 
 from connect6.game.model import Game, Turn
 from connect6.game.replay import board_after, replay_view
+from connect6.game.shapes import AcceptedInvite, BoardPicture, ReplayMove
 from connect6.pages import board_page, board_svg, game_not_found_page, invite_redeemed_page, status_text
 from connect6.pages.html import FAVICON, content_security_policy
-from tests.unit.pages.test_html import assert_self_contained, collect, game_view
+from tests.unit.pages.test_html import assert_self_contained, collect, game_view, view_data
+from tests.wire import wire
 
 NS = "{http://www.w3.org/2000/svg}"
 MOVES = [{"move_number": 1, "colour": "black", "stones": ["h8"]},
          {"move_number": 2, "colour": "white", "stones": ["i9", "j10"]}]
+REPLAY = [ReplayMove.model_validate(move) for move in MOVES]
 
 
 def text_of(page: str) -> str:
@@ -71,7 +74,7 @@ def test_a_name_with_brackets_never_gets_a_second_pair(view, expected):
 def test_the_board_page_has_replay_controls_and_numbered_stones():
     page = board_page(game_view(move_count=2, board=["." * 15] * 5 + ["." * 9 + "W" + "." * 5]
                                 + ["." * 8 + "W" + "." * 6] + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7),
-                      MOVES)
+                      REPLAY)
     for control in ("rp-first", "rp-back", "rp-forward", "rp-last", "rp-slider", "rp-numbers", "rp-latest"):
         assert f'id="{control}"' in page
     assert 'data-total="2"' in page and 'max="2"' in page
@@ -83,7 +86,7 @@ def test_the_board_page_has_replay_controls_and_numbered_stones():
 
 def test_moves_beyond_the_view_are_not_drawn_as_numbers():
     # A move that landed between the two reads of the page is left for the next poll
-    page = board_page(game_view(), MOVES)
+    page = board_page(game_view(), REPLAY)
     assert 'data-total="1"' in page and 'data-move="2"' not in page
 
 
@@ -91,13 +94,18 @@ def test_no_controls_before_any_move():
     assert 'id="replay"' not in board_page(waiting(), [])
 
 
+def picture(board: list[str]) -> BoardPicture:
+    return BoardPicture(game_id="g", board_size=15, board=board, move_count=0, last_move=None,
+                        winning_line=[])
+
+
 def test_svg_has_an_intrinsic_size_and_hidden_numbers():
-    root = ET.fromstring(board_svg({"board_size": 15, "board": ["." * 15] * 7 + ["." * 7 + "B" + "." * 7]
-                                    + ["." * 15] * 7}, MOVES[:1]))
+    root = ET.fromstring(board_svg(picture(["." * 15] * 7 + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7),
+                                   REPLAY[:1]))
     assert root.get("width") == root.get("height") == root.get("viewBox").split()[2]
     (number,) = [t for t in root.iter(f"{NS}text") if t.get("class") == "num"]
     assert number.text == "1" and number.get("display") == "none" and number.get("fill") == "#fff"
-    bare = ET.fromstring(board_svg({"board_size": 15, "board": []}))
+    bare = ET.fromstring(board_svg(picture([])))
     assert bare.get("width") == "672" and not [t for t in bare.iter(f"{NS}text") if t.get("class") == "num"]
 
 
@@ -107,21 +115,23 @@ def test_replay_view_and_the_board_after_a_move():
                 created_at=datetime(2026, 1, 1, tzinfo=UTC), board_size=15)
     at = datetime(2026, 1, 1, 12, tzinfo=UTC)
     game.turns = [Turn(stones=["h8"], at=at), Turn(stones=["i9", "j10"], at=at)]
-    assert replay_view(game) == {"game_id": "g", "board_size": 15, "moves": MOVES, "record": "1.h8 2.i9j10"}
-    assert board_after(game, 0)["board"] == ["." * 15] * 15 and board_after(game, 0)["last_move"] is None
+    assert wire(replay_view(game)) == {"game_id": "g", "board_size": 15, "moves": MOVES,
+                                       "record": "1.h8 2.i9j10"}
+    assert board_after(game, 0).board == ["." * 15] * 15 and board_after(game, 0).last_move is None
     one = board_after(game, 1)
-    assert sum(row.count("B") for row in one["board"]) == 1 and one["last_move"]["stones"] == ["h8"]
-    assert board_after(game, 2)["last_move"] == MOVES[1]
+    assert sum(row.count("B") for row in one.board) == 1 and one.last_move is not None
+    assert one.last_move.stones == ["h8"]
+    assert wire(board_after(game, 2).last_move) == MOVES[1]
     with pytest.raises(ValueError):
         board_after(game, 3)
 
 
 # ------------------------------------------------------------------ the accepted invitation
-def accepted(**view):
-    base = game_view(to_move={"colour": "black", "name": "Ana", "move_number": 1, "stones_to_place": 1},
+def accepted(**view) -> AcceptedInvite:
+    base = view_data(to_move={"colour": "black", "name": "Ana", "move_number": 1, "stones_to_place": 1},
                      move_count=0, last_move=None, white={"name": "Ben", "kind": "human"})
     base.update(view)
-    return {"name": "Ben", "colour": "white", "game": base}
+    return AcceptedInvite.model_validate({"name": "Ben", "colour": "white", "game": base})
 
 
 def test_the_accepted_page_names_the_invitee_and_colour_without_repeating_itself():

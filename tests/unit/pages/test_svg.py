@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from connect6.game.shapes import BoardPicture, LastMove
 from connect6.pages import board_svg
 from connect6.records import point_label
 from connect6.rules import Position
@@ -13,16 +14,20 @@ from connect6.rules import Position
 NS = {"s": "http://www.w3.org/2000/svg"}
 
 
-def view_of(pos: Position, **extra):
+def picture(size: int, board: list[str], last_move: LastMove | None = None,
+            winning_line: list[str] | None = None) -> BoardPicture:
+    return BoardPicture(game_id="g", board_size=size, board=board, move_count=0, last_move=last_move,
+                        winning_line=winning_line or [])
+
+
+def view_of(pos: Position) -> BoardPicture:
     last = None
     if pos.turns:
         n = len(pos.turns)
-        last = {"move_number": n, "colour": "black" if n % 2 else "white",
-                "stones": [point_label(p, pos.size) for p in pos.turns[-1]]}
-    view = {"board_size": pos.size, "board": list(pos.board_rows()), "last_move": last,
-            "winning_line": [point_label(p, pos.size) for p in pos.winning_line] if pos.winner else []}
-    view.update(extra)
-    return view
+        last = LastMove(move_number=n, colour="black" if n % 2 else "white",
+                        stones=[point_label(p, pos.size) for p in pos.turns[-1]])
+    return picture(pos.size, list(pos.board_rows()), last,
+                   [point_label(p, pos.size) for p in pos.winning_line] if pos.winner else [])
 
 
 def parse(svg: str) -> ET.Element:
@@ -64,7 +69,7 @@ def test_columns_run_left_to_right_and_rows_bottom_to_top():
     # Given a 15x15 board with black on a1 (bottom-left) and white on o15 (top-right)
     board = ["." * 14 + "W"] + ["." * 15] * 13 + ["B" + "." * 14]
     # When it is drawn
-    stones = stone_positions(parse(board_svg({"board_size": 15, "board": board})))
+    stones = stone_positions(parse(board_svg(picture(15, board))))
     # Then a1 is black at the left and bottom, o15 white at the right and top
     ax, ay, acol = stones["a1"]
     ox, oy, ocol = stones["o15"]
@@ -118,21 +123,21 @@ def test_winning_line_is_highlighted_end_to_end():
 
 
 def test_no_highlights_without_a_last_move_or_winner():
-    root = parse(board_svg({"board_size": 6, "board": ["......"] * 6, "last_move": None, "winning_line": []}))
+    root = parse(board_svg(picture(6, ["......"] * 6)))
     assert root.find(".//s:line[@class='winning-band']", NS) is None
     assert root.find(".//s:circle[@class='last-mark']", NS) is None
 
 
 def test_junk_labels_are_ignored_not_fatal():
-    svg = board_svg({"board_size": 6, "board": ["......"] * 6,
-                     "last_move": {"stones": ["zz99", "<script>", "a1"]}, "winning_line": "a1"})
+    svg = board_svg(picture(6, ["......"] * 6, LastMove(move_number=1, colour="black",
+                                                        stones=["zz99", "<script>", "a1"]), ["<b>"]))
     root = parse(svg)
     assert {c.attrib["data-point"] for c in root.iterfind(".//s:circle[@class='last-mark']", NS)} == {"a1"}
     assert "<script>" not in svg
 
 
 def test_wide_boards_use_double_letter_columns():
-    root = parse(board_svg({"board_size": 59, "board": []}))
+    root = parse(board_svg(picture(59, [])))
     cols = [t.text for t in root.iterfind(".//s:text[@class='col']", NS)]
     assert cols[:3] == ["a", "b", "c"] and cols[26:28] == ["aa", "ab"] and len(cols) == 59
 
@@ -140,4 +145,4 @@ def test_wide_boards_use_double_letter_columns():
 @pytest.mark.parametrize("size", [5, 60])
 def test_sizes_outside_the_engine_range_are_refused(size):
     with pytest.raises(ValueError):
-        board_svg({"board_size": size, "board": []})
+        board_svg(picture(size, []))

@@ -1,5 +1,5 @@
-"""Building responses: JSON validated through a response model, the contract's error shape,
-content negotiation and ETags."""
+"""Building responses: JSON from a response model, the contract's error shape, content negotiation
+and ETags."""
 
 from __future__ import annotations
 
@@ -20,16 +20,15 @@ HTML = "text/html; charset=utf-8"
 SVG = "image/svg+xml"
 
 
-def dump(model: type[BaseModel], data: Mapping[str, Any] | BaseModel) -> str:
-    """Validate ``data`` against the response model and serialise it (a misfit is a server bug)."""
-    value = data if isinstance(data, model) else model.model_validate(data)
-    return value.model_dump_json(by_alias=True)
+def dump(body: BaseModel) -> str:
+    """A response as the wire carries it (``by_alias``: table-talk's ``from``). The domain built and
+    so validated it (:mod:`connect6.game.shapes`)."""
+    return body.model_dump_json(by_alias=True)
 
 
-def json_response(model: type[BaseModel], data: Mapping[str, Any] | BaseModel, status: int = 200,
+def json_response(body: BaseModel, status: int = 200,
                   headers: Mapping[str, str] | None = None) -> Response[Any]:
-    return Response(status_code=status, content_type=JSON, body=dump(model, data),
-                    headers=dict(headers or {}))
+    return Response(status_code=status, content_type=JSON, body=dump(body), headers=dict(headers or {}))
 
 
 def json_error(status: int, code: str, message: str, field: str | None = None,

@@ -22,6 +22,3 @@ PHRASES: dict[str, str] = {
 
 # What the computer says, and when, is chosen from what happened: connect6.game.talk.
 
-
-def phrase_options() -> list[dict[str, str]]:
-    return [{"phrase_id": key, "text": text} for key, text in PHRASES.items()]

@@ -42,6 +42,20 @@ from connect6.game.model import (
 )
 from connect6.game.phrases import PHRASES
 from connect6.game.repository import AlreadyExists, InviteRef, Repository, StoreError, VersionConflict
+from connect6.game.shapes import (
+    AcceptedInvite,
+    BoardPicture,
+    GameView,
+    HintResponse,
+    InviteInfo,
+    JoinSheet,
+    MoveResponse,
+    MoveSheet,
+    RecapSheet,
+    RecordResponse,
+    ReplayView,
+    UndoResponse,
+)
 from connect6.records import RecordError, parse_label
 from connect6.rules import COLOURS, Colour, IllegalMove, IllegalReason, Position, TurnResult
 
@@ -97,19 +111,30 @@ class Opponent:
     note: str | None = None
 
 
+@dataclass(frozen=True)
+class NewInvite:
+    """The invitation a join made: the handler turns it into the response's link. ``token`` is the
+    raw token, here once; the game keeps only its hash."""
+
+    invite_id: str
+    name: str
+    expires_at: datetime
+    token: str
+
+
 @dataclass
 class JoinOutcome:
     player_id: str
     seat: int
-    game: dict[str, Any]
-    invite: dict[str, Any] | None  # invite_id, name, expires_at, token (the raw token, once)
+    game: GameView
+    invite: NewInvite | None
     started: bool
     computer_think_s: float | None = None
 
 
 @dataclass
 class MoveOutcome:
-    response: dict[str, Any]
+    response: MoveResponse
     replayed: bool
     finished: bool
     computer_think_s: float | None = None
@@ -118,7 +143,7 @@ class MoveOutcome:
 @dataclass
 class RedeemOutcome:
     player_id: str
-    game: dict[str, Any]
+    game: GameView
     computer_think_s: float | None = None
 
 
@@ -240,11 +265,11 @@ class GameService:
                 seat.release()
 
     # ------------------------------------------------------------------ runs
-    def put_run(self, game_id: str, game_name: str, allow_computer: bool) -> tuple[bool, dict[str, Any]]:
+    def put_run(self, game_id: str, game_name: str, allow_computer: bool) -> tuple[bool, GameView]:
         """Create the run, or confirm it exists with the same settings. (created, game view)."""
         now = self.clock()
 
-        def attempt() -> tuple[bool, dict[str, Any]]:
+        def attempt() -> tuple[bool, GameView]:
             existing = self.repo.get_game(game_id)
             if existing is not None:
                 if existing.game_name != game_name or existing.allow_computer != allow_computer:
@@ -258,19 +283,19 @@ class GameService:
 
         return self._retrying(attempt)
 
-    def view(self, game_id: str) -> dict[str, Any]:
+    def view(self, game_id: str) -> GameView:
         return views.game_view(self._load(game_id), self.clock())
 
-    def join_sheet(self, game_id: str) -> dict[str, Any]:
+    def join_sheet(self, game_id: str) -> JoinSheet:
         return views.join_sheet(self._load(game_id), self.clock())
 
-    def replay(self, game_id: str) -> dict[str, Any]:
+    def replay(self, game_id: str) -> ReplayView:
         """Every turn so far, for spectators (read-only)."""
         from connect6.game.replay import replay_view
 
         return replay_view(self._load(game_id))
 
-    def board_after(self, game_id: str, move: int) -> dict[str, Any]:
+    def board_after(self, game_id: str, move: int) -> BoardPicture:
         """The board after ``move`` turns, for the SVG (read-only). A move the game has not reached
         is refused with ``move_not_found``."""
         from connect6.game.replay import board_after
@@ -313,7 +338,7 @@ class GameService:
             mine = new.seat(free[0])
             mine.state, mine.kind, mine.name, mine.email = SeatState.TAKEN, Kind.HUMAN, name, email_key
             mine.player_id, mine.joined_at = player_id, now
-            invite_out: dict[str, Any] | None = None
+            invite_out: NewInvite | None = None
             if opponent is not None and opponent.kind == "computer":
                 other = new.seat(free[1])
                 level = opponent.level or "normal"
@@ -335,8 +360,8 @@ class GameService:
                 # Index first: if the game write then loses, the index points at nothing and is ignored.
                 self.repo.put_invite(
                     InviteRef(invite.token_hash, game_id, invite.invite_id, invite.expires_at))
-                invite_out = {"invite_id": invite.invite_id, "name": invite.invitee_name,
-                              "expires_at": invite.expires_at, "token": token}
+                invite_out = NewInvite(invite_id=invite.invite_id, name=invite.invitee_name,
+                                       expires_at=invite.expires_at, token=token)
             started = all(seat.state is SeatState.TAKEN for seat in new.seats)
             if started:
                 self._start(new, now, work)
@@ -385,13 +410,13 @@ class GameService:
             raise GameError(ErrorCode.INVITE_EXPIRED, "This invitation has expired.", "token")
         return seat
 
-    def invite_info(self, token: str) -> dict[str, Any]:
+    def invite_info(self, token: str) -> InviteInfo:
         """What the invitation page shows. Changes nothing (mail scanners prefetch links)."""
         game, invite, _ = self._invite_for(token)
         self._check_redeemable(game, invite, self.clock())
         return views.invite_view(game, invite.invite_id)
 
-    def accepted_invite(self, token: str) -> dict[str, Any]:
+    def accepted_invite(self, token: str) -> AcceptedInvite:
         """What the page of an invitation already accepted shows (read-only, nothing secret): the
         name and colour of whoever took the seat, and the game view. Any other invitation is
         refused as :meth:`invite_info` refuses it (not found, expired)."""
@@ -400,8 +425,8 @@ class GameService:
             self._check_redeemable(game, invite, self.clock())
             raise GameError(ErrorCode.INVITE_NOT_FOUND, "This invitation has not been accepted.", "token")
         seat = game.seat(invite.seat)
-        return {"name": seat.name, "colour": seat.colour.value if seat.colour else None,
-                "game": views.game_view(game, self.clock())}
+        return AcceptedInvite(name=seat.name, colour=seat.colour.value if seat.colour else None,
+                              game=views.game_view(game, self.clock()))
 
     def redeem(self, token: str, name: str | None = None) -> RedeemOutcome:
 
@@ -472,22 +497,22 @@ class GameService:
         return sweep
 
     # ------------------------------------------------------------------ turns
-    def move_sheet(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def move_sheet(self, game_id: str, player_id: str) -> MoveSheet:
         game = self._load(game_id)
         return views.move_sheet(game, self._player(game, player_id), self.clock())
 
-    def recap(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def recap(self, game_id: str, player_id: str) -> RecapSheet:
         game = self._load(game_id)
         seat = self._player(game, player_id)
         if not game.is_over:
             raise GameError(ErrorCode.GAME_NOT_FINISHED, "The game is not finished yet.")
         return views.recap(game, seat)
 
-    def record(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def record(self, game_id: str, player_id: str) -> RecordResponse:
         game = self._load(game_id)
         self._player(game, player_id)
-        return {"game_id": game.game_id, "board_size": game.board_size, "status": game.status.value,
-                "move_count": game.turn, "record": views.record_text(game)}
+        return RecordResponse(game_id=game.game_id, board_size=game.board_size, status=game.status.value,
+                              move_count=game.turn, record=views.record_text(game))
 
     @staticmethod
     def _is_replay(game: Game, seat: Seat, move_number: int, labels: list[str], talk: str | None,
@@ -611,9 +636,10 @@ class GameService:
 
     def _finished(self, game: Game, now: datetime, work: _Work) -> None:
         game.finished_at = now
+        winner = views.winner_ref(game, game.winner)
         work.events.append(Event(ev.GAME_FINISHED, {
             "game_id": game.game_id, "status": game.status.value, "end_reason": game.end_reason,
-            "winner": views.winner_ref(game, game.winner), "move_count": game.turn,
+            "winner": winner.model_dump() if winner is not None else None, "move_count": game.turn,
             "players": [self._event_player(s) for s in game.seats]}))
 
     def _computer_turn(self, game: Game, position: Position, now: datetime, work: _Work) -> None:
@@ -643,9 +669,9 @@ class GameService:
                 "move_number": position.turn_number}))
 
     # ------------------------------------------------------------------ resign, draw, hint
-    def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def resign(self, game_id: str, player_id: str) -> GameView:
 
-        def attempt() -> dict[str, Any]:
+        def attempt() -> GameView:
             game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
             if game.is_over:
@@ -664,11 +690,11 @@ class GameService:
 
         return self._retrying(attempt)
 
-    def draw(self, game_id: str, player_id: str, action: str) -> dict[str, Any]:
+    def draw(self, game_id: str, player_id: str, action: str) -> GameView:
         """``offer`` a draw, ``accept`` or ``decline`` the opponent's offer. The computer answers an
         offer at once: it accepts only when ``draw_judge`` says the game is level."""
 
-        def attempt() -> dict[str, Any]:
+        def attempt() -> GameView:
             game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
             if game.is_over:
@@ -710,13 +736,13 @@ class GameService:
 
         return self._retrying(attempt)
 
-    def hint(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def hint(self, game_id: str, player_id: str) -> HintResponse:
         """The hard level's move for the player to move, only against the computer. Counted for the
         recap (once per move number: asking again on the same turn is not another hint) by a
         conditional write that changes nothing but the counter: no event, no ``updated_at``."""
         found_at: dict[int, Hint] = {}
 
-        def attempt() -> dict[str, Any]:
+        def attempt() -> HintResponse:
             game, seat = self._seated_in_started_game(game_id, player_id)
             position = self._your_turn_against_the_computer(
                 game, seat, ErrorCode.HINTS_NOT_ALLOWED,
@@ -733,19 +759,19 @@ class GameService:
                 counted.hint_move = position.turn_number
                 counted.version = game.version + 1
                 self.repo.save_game(counted, expected_version=game.version, expected_turn=game.turn)
-            return {"move_number": position.turn_number,
-                    "stones": [game.label(p) for p in found.stones], "reason": found.reason}
+            return HintResponse(move_number=position.turn_number,
+                                stones=[game.label(p) for p in found.stones], reason=found.reason)
 
         return self._retrying(attempt)
 
     # ------------------------------------------------------------------ undo
-    def undo(self, game_id: str, player_id: str) -> dict[str, Any]:
+    def undo(self, game_id: str, player_id: str) -> UndoResponse:
         """Take back the player's last turn and the computer's reply after it: it is their turn
         again at that move number. Only against the computer, while the game runs, at most
         :data:`MAX_UNDOS` times a game. Not idempotent by itself (a second call takes back the turn
         before): the route's ``Idempotency-Key`` makes a retry safe."""
 
-        def attempt() -> dict[str, Any]:
+        def attempt() -> UndoResponse:
             game, seat = self._seated_in_started_game(game_id, player_id)
             now = self.clock()
             self._your_turn_against_the_computer(
@@ -758,8 +784,7 @@ class GameService:
                 raise GameError(ErrorCode.UNDO_LIMIT_REACHED,
                                 f"You have taken back {MAX_UNDOS} moves already in this game.")
             back_to = mine[-1]  # the player's last turn; the computer's reply follows it
-            undone = [{"move_number": n, "colour": views.colour_of_turn(n).value,
-                       "stones": list(game.turns[n - 1].stones)} for n in range(game.turn, back_to - 1, -1)]
+            undone = [views.turn_played(game, n) for n in range(game.turn, back_to - 1, -1)]
             work = _Work()
             new = self._copy(game)
             del new.turns[back_to - 1:]
@@ -771,11 +796,11 @@ class GameService:
             position = new.position()
             self._after_turn(new, position, work)
             self._save(game, new, now, work)
-            return {"undone": undone, "undos_left": MAX_UNDOS - new.undos_used,
-                    "game": views.game_view(new, now, position)}
+            return UndoResponse(undone=undone, undos_left=MAX_UNDOS - new.undos_used,
+                                game=views.game_view(new, now, position))
 
         return self._retrying(attempt)
 
 
-__all__ = ["COLOURS", "GameService", "JoinOutcome", "MoveOutcome", "Opponent", "RedeemOutcome",
+__all__ = ["COLOURS", "GameService", "JoinOutcome", "MoveOutcome", "NewInvite", "Opponent", "RedeemOutcome",
            "hash_token"]

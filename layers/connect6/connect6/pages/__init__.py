@@ -1,6 +1,7 @@
 """What people look at: the live spectator board, the SVG board and the invitation pages.
 
-Pure functions from the contract's JSON shapes to ``str``; the handlers call them.
+Pure functions from the contract's response models (``connect6.game.shapes``) to ``str``; the handlers
+call them.
 """
 
 from connect6.pages.html import (

@@ -1,9 +1,9 @@
 """The HTML pages people see: the live spectator board and the invitation pages.
 
-Every function is pure (a mapping in, a ``str`` out), escapes every name and note with
-:func:`html.escape`, embeds JSON so that ``</script>`` cannot break out of its element, and loads
-nothing from outside the page (no framework, no CDN, no web font): the stylesheet and the small
-polling script are inlined from ``static/``.
+Every function is pure (a response of :mod:`connect6.game.shapes` in, a ``str`` out), escapes
+every name and note with :func:`html.escape`, embeds JSON so that ``</script>`` cannot break out of
+its element, and loads nothing from outside the page (no framework, no CDN, no web font): the
+stylesheet and the small polling script are inlined from ``static/``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
 from html import escape
@@ -19,6 +19,15 @@ from importlib import resources
 from typing import Any
 from urllib.parse import quote
 
+from connect6.game.shapes import (
+    AcceptedInvite,
+    Colour,
+    GameView,
+    InviteInfo,
+    PlayerRef,
+    ReplayMove,
+    SeatView,
+)
 from connect6.pages.svg import board_svg
 
 FINISHED = frozenset({"completed", "draw"})
@@ -65,9 +74,8 @@ def _layout(title: str, body: str, *, scripts: str = "", head: str = "") -> str:
     )
 
 
-def _when(value: Any) -> tuple[str, str]:
+def _when(text: str) -> tuple[str, str]:
     """(machine value, readable UTC text) of an RFC 3339 time; unreadable input is shown as is."""
-    text = "" if value is None else str(value)
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
@@ -112,50 +120,49 @@ def content_security_policy() -> str:
 # The spectator page
 
 
-def _name(side: Any) -> str:
-    if isinstance(side, Mapping) and side.get("name"):
-        return str(side["name"])
-    return "(open seat)"
+def _name(side: PlayerRef | None) -> str:
+    return side.name if side is not None and side.name else "(open seat)"
 
 
-def _kind(side: Any) -> str:
-    if isinstance(side, Mapping) and side.get("kind") == "computer":
-        return "computer"
-    return ""
+def _kind(side: PlayerRef | None) -> str:
+    return "computer" if side is not None and side.kind == "computer" else ""
 
 
-def status_text(view: Mapping[str, Any]) -> str:
+def _side(view: GameView, colour: Colour) -> PlayerRef | None:
+    return view.black if colour == "black" else view.white
+
+
+def status_text(view: GameView) -> str:
     """One sentence saying where the game stands (plain text, not escaped)."""
-    status = view.get("status")
-    count = view.get("move_count") or 0
+    count = view.move_count
     moves = f"{count} move" if count == 1 else f"{count} moves"
-    reason = view.get("end_reason")
-    if status == "completed":
-        winner = view.get("winner") or {}
-        colour = str(winner.get("colour") or "").capitalize()
-        who = winner.get("name") or colour or "Someone"
+    reason = view.end_reason
+    if view.status == "completed":
+        winner = view.winner
+        colour = winner.colour.capitalize() if winner is not None else ""
+        who = (winner.name if winner is not None else None) or colour or "Someone"
         # A name may carry brackets of its own ("Computer (normal)"): the colour goes in words.
         playing = f", playing {colour}," if colour and who != colour else ""
         if reason == "resigned":
-            loser_colour = "white" if colour == "Black" else "black"
-            loser = _name(view.get(loser_colour)) if view.get(loser_colour) else loser_colour.capitalize()
+            loser_colour: Colour = "white" if colour == "Black" else "black"
+            loser_side = _side(view, loser_colour)
+            loser = _name(loser_side) if loser_side is not None else loser_colour.capitalize()
             return f"{who}{playing} won: {loser} resigned after {moves}"
         return f"{who}{playing} won with six in a row after {moves}"
-    if status == "draw":
+    if view.status == "draw":
         if reason == "agreed":
             return f"Draw by agreement after {moves}"
         return f"Draw: the board filled up after {moves} with no six in a row"
-    to_move = view.get("to_move")
-    if status == "in_progress" and isinstance(to_move, Mapping):
-        colour = str(to_move.get("colour") or "").capitalize()
-        stones = to_move.get("stones_to_place") or 0
-        who = to_move.get("name") or colour
+    to_move = view.to_move
+    if view.status == "in_progress" and to_move is not None:
+        colour = to_move.colour.capitalize()
+        stones = to_move.stones_to_place
+        who = to_move.name or colour
         plural = "stone" if stones == 1 else "stones"
-        with_colour = f" with {colour}" if colour and who != colour else ""
-        return f"{who} to play move {to_move.get('move_number')}{with_colour}: {stones} {plural}"
-    seats = view.get("seats") or []
-    open_seats = sum(1 for s in seats if isinstance(s, Mapping) and s.get("state") == "open")
-    held = sum(1 for s in seats if isinstance(s, Mapping) and s.get("state") == "held")
+        with_colour = f" with {colour}" if who != colour else ""
+        return f"{who} to play move {to_move.move_number}{with_colour}: {stones} {plural}"
+    open_seats = sum(1 for s in view.seats if s.state == "open")
+    held = sum(1 for s in view.seats if s.state == "held")
     parts = []
     if open_seats:
         parts.append(f"{open_seats} open seat{'s' if open_seats != 1 else ''}")
@@ -164,23 +171,20 @@ def status_text(view: Mapping[str, Any]) -> str:
     return "Waiting for players" + (f" ({', '.join(parts)})" if parts else "")
 
 
-def _last_move_text(view: Mapping[str, Any]) -> str:
-    last = view.get("last_move")
-    if not isinstance(last, Mapping):
+def _last_move_text(view: GameView) -> str:
+    last = view.last_move
+    if last is None:
         return "none yet"
-    stones = " ".join(str(s) for s in last.get("stones") or [])
-    return f"{last.get('move_number')}. {str(last.get('colour') or '').capitalize()} {stones}".strip()
+    return f"{last.move_number}. {last.colour.capitalize()} {' '.join(last.stones)}".strip()
 
 
-def _player_chip(view: Mapping[str, Any], colour: str) -> str:
-    side = view.get(colour)
+def _player_chip(view: GameView, colour: Colour) -> str:
+    side = _side(view, colour)
     classes = ["player", colour]
-    to_move = view.get("to_move")
-    playing = view.get("status") == "in_progress" and isinstance(to_move, Mapping)
-    if playing and isinstance(to_move, Mapping) and to_move.get("colour") == colour:
+    to_move = view.to_move
+    if view.status == "in_progress" and to_move is not None and to_move.colour == colour:
         classes.append("to-move")
-    winner = view.get("winner")
-    if isinstance(winner, Mapping) and winner.get("colour") == colour:
+    if view.winner is not None and view.winner.colour == colour:
         classes.append("winner")
     kind = _kind(side)
     detail = colour.capitalize() + (f" · {kind}" if kind else "")
@@ -201,30 +205,27 @@ def _chip(attributes: str, swatch: str, name: str, detail: str) -> str:
     )
 
 
-def _seat_chip(seat: Mapping[str, Any]) -> str:
+def _seat_chip(seat: SeatView) -> str:
     """A seat before the game starts, when colours are not drawn yet: who sits there, or for whom
     it is held, or that it is open (what the status line counts)."""
-    number = seat.get("seat")
-    state = seat.get("state")
-    name = seat.get("name")
+    state = seat.state
     if state == "taken":
-        who = str(name or "A player")
-        detail = "seated" + (" · computer" if seat.get("kind") == "computer" else "")
+        who = seat.name or "A player"
+        detail = "seated" + (" · computer" if seat.kind == "computer" else "")
     elif state == "held":
-        who = str(name or "An invited player")
+        who = seat.name or "An invited player"
         detail = "seat held for an invitation"
     else:
         who, detail = "(open seat)", "waiting for a player"
-    return _chip(f'class="player seat {_e(state)}" data-seat="{_e(number)}" data-state="{_e(state)}"',
-                 "undrawn", who, f"Seat {number} · {detail}")
+    return _chip(f'class="player seat {_e(state)}" data-seat="{_e(seat.seat)}" data-state="{_e(state)}"',
+                 "undrawn", who, f"Seat {seat.seat} · {detail}")
 
 
-def _players(view: Mapping[str, Any]) -> str:
+def _players(view: GameView) -> str:
     """Both sides: by colour once the game has started, by seat before (colours are drawn when
     both seats are taken)."""
-    seats = [s for s in view.get("seats") or [] if isinstance(s, Mapping)]
-    if view.get("status") == "waiting_for_players" and seats:
-        chips = '<span class="vs">vs</span>'.join(_seat_chip(seat) for seat in seats[:2])
+    if view.status == "waiting_for_players" and view.seats:
+        chips = '<span class="vs">vs</span>'.join(_seat_chip(seat) for seat in view.seats[:2])
         return (f'<div class="players">{chips}</div>'
                 '<p class="hint" id="colours-note">Colours are drawn at random when both seats are '
                 "taken.</p>")
@@ -246,14 +247,15 @@ _REPLAY_BUTTONS = (
 )
 
 
-def _replay_controls(count: int, over: bool, moves: Sequence[Mapping[str, Any]]) -> str:
+def _replay_controls(count: int, over: bool, moves: Sequence[ReplayMove]) -> str:
     """Step through the moves: buttons, a slider, the stone numbers on request. Hidden until the
     page script shows them (they do nothing without it)."""
     buttons = [f'<button type="button" id="{key}" class="step" title="{_e(title)}" '
                f'aria-label="{_e(title)}">{symbol}</button>' for key, title, symbol in _REPLAY_BUTTONS]
     latest = "final move" if over else "latest move"
+    data = script_json([move.model_dump(mode="json") for move in moves])
     return (
-        f'<div class="replay" id="replay" data-total="{count}" data-moves="{_e(script_json(moves))}" '
+        f'<div class="replay" id="replay" data-total="{count}" data-moves="{_e(data)}" '
         'hidden>'
         f'<div class="replay-row">{buttons[0]}{buttons[1]}'
         f'<span class="at" id="rp-at" aria-live="polite">Move {count} of {count}</span>'
@@ -267,27 +269,25 @@ def _replay_controls(count: int, over: bool, moves: Sequence[Mapping[str, Any]])
     )
 
 
-def board_page(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None = None) -> str:
+def board_page(view: GameView, moves: Sequence[ReplayMove] | None = None) -> str:
     """The live spectator page for a game view: the board, the players and their colours (their
     seats before the game starts), whose turn it is, the move count and the result, and (given the
     game's ``moves``) controls to step through them. A small script polls the same URL for the JSON
     view (with ``If-None-Match``), redraws the live section in place when the game changes, keeps
     a reader who is looking at an earlier move where they are, and stops when the game is over."""
-    name = str(view.get("game_name") or view.get("game_id") or "Connect6")
-    status = str(view.get("status") or "")
+    name = view.game_name or view.game_id or "Connect6"
+    status = view.status
     over = status in FINISHED
-    winning = view.get("winning_line") or []
-    count = int(view.get("move_count") or 0)
-    shown = [dict(m) for m in moves or [] if isinstance(m, Mapping)
-             and isinstance(m.get("move_number"), int) and 1 <= m["move_number"] <= count]
+    count = view.move_count
+    shown = [move for move in moves or [] if 1 <= move.move_number <= count]
     facts = [
         ("Moves", str(count)),
-        ("Stones", str(view.get("stones_placed") or 0)),
+        ("Stones", str(view.stones_placed)),
         ("Last move", _last_move_text(view)),
-        ("Board", f"{view.get('board_size') or 15}×{view.get('board_size') or 15}"),
+        ("Board", f"{view.board_size}×{view.board_size}"),
     ]
-    if over and winning:
-        facts.append(("Winning line", " ".join(str(p) for p in winning)))
+    if over and view.winning_line:
+        facts.append(("Winning line", " ".join(view.winning_line)))
     facts_html = "".join(
         f'<div><dt>{_e(k)}</dt><dd data-fact="{_e(k.lower().replace(" ", "-"))}">{_e(v)}</dd></div>'
         for k, v in facts
@@ -309,7 +309,7 @@ def board_page(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | Non
         "</main>"
     )
     scripts = (
-        f'<script type="application/json" id="c6-view">{script_json(dict(view))}</script>'
+        f'<script type="application/json" id="c6-view">{script_json(view.model_dump(mode="json"))}</script>'
         f"<script>{_static('board.js')}</script>"
     )
     title = f"{name}: {status_text(view)}"
@@ -341,15 +341,15 @@ _RULES = (
     "an unbroken line (across, down or diagonally) wins.</p></details>"
 )
 
-def invite_page(invite: Mapping[str, Any]) -> str:
+def invite_page(invite: InviteInfo) -> str:
     """The page an invitee opens from the e-mail: who invited them, the note, the run, when the
     hold ends and a button that POSTs back to the same URL (with an optional name). Showing it
     changes nothing."""
-    inviter = str(invite.get("inviter_name") or "A player")
-    invitee = str(invite.get("invitee_name") or "")
-    game = str(invite.get("game_name") or invite.get("game_id") or "a game")
-    note = invite.get("note")
-    stamp, readable = _when(invite.get("expires_at"))
+    inviter = invite.inviter_name or "A player"
+    invitee = invite.invitee_name
+    game = invite.game_name or invite.game_id or "a game"
+    note = invite.note
+    stamp, readable = _when(invite.expires_at)
     hello = f"Hello {_e(invitee)}! " if invitee else ""
     note_html = f'<blockquote class="note" id="note">{_e(note)}</blockquote>' if note else ""
     action = (
@@ -376,18 +376,17 @@ def invite_page(invite: Mapping[str, Any]) -> str:
     return _layout(f"{inviter} invites you to play Connect6", body, scripts=_LOCAL_TIME_JS)
 
 
-def _turn_line(view: Mapping[str, Any], colour: str, *, you: bool) -> str:
+def _turn_line(view: GameView, colour: Colour | None, *, you: bool) -> str:
     """What the invitee does next, true to the moment: their turn now, or who plays first, or the
     result. ``you``: speaking to the invitee (just accepted), else about them by name."""
-    status = view.get("status")
-    to_move = view.get("to_move")
-    if status in FINISHED:
+    to_move = view.to_move
+    if view.status in FINISHED:
         return f"The game is over. {status_text(view)}."
-    if status == "in_progress" and isinstance(to_move, Mapping):
-        number = to_move.get("move_number")
-        stones = to_move.get("stones_to_place") or 0
+    if view.status == "in_progress" and to_move is not None:
+        number = to_move.move_number
+        stones = to_move.stones_to_place
         plural = "stone" if stones == 1 else "stones"
-        if to_move.get("colour") == colour:
+        if to_move.colour == colour:
             if you:
                 return (f"It's your turn now: move {number}, {stones} {plural}. The platform sends "
                         "you your move sheet; play your move there.")
@@ -397,22 +396,20 @@ def _turn_line(view: Mapping[str, Any], colour: str, *, you: bool) -> str:
     return "The game starts when both seats are taken."
 
 
-def invite_redeemed_page(result: Mapping[str, Any], *, just_accepted: bool = True) -> str:
+def invite_redeemed_page(accepted: AcceptedInvite, *, just_accepted: bool = True) -> str:
     """The page of an accepted invitation: who took the seat and their colour, the opponent, what
     happens next and a link to the live board. ``just_accepted``: the invitee arrives from the
     button (after a redirect, so reloading is harmless) and is spoken to; otherwise the link was
     opened again later and the page says who accepted it. Holds nothing secret: names, colours and
     the game's state, as the public board shows them."""
-    view = result.get("game")
-    view = view if isinstance(view, Mapping) else {}
-    game_id = str(view.get("game_id") or "")
-    name = str(view.get("game_name") or game_id or "the game")
-    you = str(result.get("name") or result.get("player_name") or "")
-    colour = str(result.get("colour") or result.get("stone_colour") or "")
-    opponent_colour = {"black": "white", "white": "black"}.get(colour, "")
-    opponent = view.get(opponent_colour) if opponent_colour else None
-    against = (f" against <strong id=\"opponent\">{_e(_name(opponent))}</strong>"
-               if isinstance(opponent, Mapping) and opponent.get("name") else "")
+    view = accepted.game
+    game_id = view.game_id
+    name = view.game_name or game_id or "the game"
+    you = accepted.name or ""
+    colour = accepted.colour
+    opponent = _side(view, "white" if colour == "black" else "black") if colour is not None else None
+    against = (f" against <strong id=\"opponent\">{_e(opponent.name)}</strong>"
+               if opponent is not None and opponent.name else "")
     shown_colour = f'<strong id="colour">{_e(colour.capitalize())}</strong>' if colour else ""
     if just_accepted:
         heading = f"You're in, {you}!" if you else "You're in!"

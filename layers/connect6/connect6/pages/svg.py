@@ -1,4 +1,4 @@
-"""The board as an SVG picture, drawn from the contract's game view.
+"""The board as an SVG picture, drawn from the contract's game view (or the board after a move).
 
 Columns ``a``… run left to right along the bottom and top edges, rows ``1``… bottom to top along
 the left and right edges (Little Golem's labels). The stones of the last move carry a red dot; the
@@ -6,16 +6,17 @@ winning line is drawn as a translucent band through its stones, each of which ge
 Every stone is a ``<circle>`` with ``class="stone black|white"`` and ``data-point="h8"`` so a page
 script, a test or a screen reader can find it.
 
->>> svg = board_svg({"board_size": 6, "board": ["......"] * 5 + ["B....."]})
->>> 'data-point="a1"' in svg
+>>> picture = BoardPicture(game_id="g", board_size=6, board=["......"] * 5 + ["B....."], move_count=1,
+...                        last_move=None, winning_line=[])
+>>> 'data-point="a1"' in board_svg(picture)
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from connect6.game.shapes import BoardPicture, GameView, ReplayMove
 from connect6.records import point_label
 from connect6.records.labels import column_letters
 from connect6.rules.position import MAX_SIZE, MIN_SIZE
@@ -35,31 +36,26 @@ COLOURS = {
 }
 
 
-def _size_of(view: Mapping[str, Any]) -> int:
-    size = view.get("board_size")
-    if not isinstance(size, int):
-        board = view.get("board") or []
-        size = len(board) if board else 15
+def _size_of(view: GameView | BoardPicture) -> int:
+    size = view.board_size
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board_size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
     return size
 
 
-def _grid(view: Mapping[str, Any], size: int) -> list[str]:
+def _grid(view: GameView | BoardPicture, size: int) -> list[str]:
     """The board rows, top row first, padded or cut to ``size`` (a view without a board is empty)."""
-    board = [str(row) for row in (view.get("board") or [])][:size]
+    board = view.board[:size]
     board += ["." * size] * (size - len(board))
     return [row[:size].ljust(size, ".") for row in board]
 
 
-def _labels(values: Any, size: int) -> list[tuple[int, int]]:
+def _labels(values: Sequence[str], size: int) -> list[tuple[int, int]]:
     """(col, row-from-top) of every well-formed label on the board; anything else is ignored."""
     table = {point_label(p, size): p for p in range(size * size)}
     out: list[tuple[int, int]] = []
-    if not isinstance(values, Iterable) or isinstance(values, str | bytes):
-        return out
     for value in values:
-        point = table.get(str(value).strip().lower())
+        point = table.get(value.strip().lower())
         if point is not None:
             row, col = divmod(point, size)
             out.append((col, size - 1 - row))
@@ -85,23 +81,21 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _placed_at(moves: Sequence[Mapping[str, Any]] | None, size: int) -> dict[str, int]:
-    """Label → the move that placed the stone there, from replay moves (``{"move_number",
-    "stones"}``); labels the board does not have are ignored."""
+def _placed_at(moves: Sequence[ReplayMove] | None, size: int) -> dict[str, int]:
+    """Label → the move that placed the stone there, from replay moves; labels the board does not
+    have are ignored."""
     placed: dict[str, int] = {}
     for move in moves or []:
-        number = move.get("move_number")
-        if not isinstance(number, int):
-            continue
-        for (col, top) in _labels(move.get("stones"), size):
-            placed[point_label((size - 1 - top) * size + col, size)] = number
+        for (col, top) in _labels(move.stones, size):
+            placed[point_label((size - 1 - top) * size + col, size)] = move.move_number
     return placed
 
 
-def board_svg(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None = None) -> str:
-    """The whole board of ``view`` (a game view, board strings top row first) as a standalone SVG
-    document: grid, coordinates, stones, last-move marks and the winning line. It has an intrinsic
-    size (``width``/``height``, one user unit a pixel) so a bare ``<img>`` shows it whole.
+def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None = None) -> str:
+    """The whole board of ``view`` (a game view, or the board after a move; board strings top row
+    first) as a standalone SVG document: grid, coordinates, stones, last-move marks and the winning
+    line. It has an intrinsic size (``width``/``height``, one user unit a pixel) so a bare ``<img>``
+    shows it whole.
 
     Given the game's ``moves`` (replay), each stone also carries ``data-move`` (the move that
     placed it) and a number, hidden unless a stylesheet shows ``.num`` (the live page's toggle)."""
@@ -165,7 +159,7 @@ def board_svg(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None
         out.append(f'<text x="{_fmt(right)}" y="{cy}">{number}</text>')
     out.append("</g>")
     # The winning line: a band under the stones, from one end of the line to the other.
-    winning = _labels(view.get("winning_line"), size)
+    winning = _labels(view.winning_line, size)
     if len(winning) >= 2:
         ends = sorted(winning)
         (x1, y1), (x2, y2) = _xy(*ends[0]), _xy(*ends[-1])
@@ -207,8 +201,7 @@ def board_svg(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]] | None
             f'cx="{_fmt(x)}" cy="{_fmt(y)}" r="{STONE_R + 1.5}" fill="none" stroke="{COLOURS["win"]}" '
             'stroke-width="4"/>'
         )
-    last = view.get("last_move")
-    last_points = _labels(last.get("stones") if isinstance(last, Mapping) else None, size)
+    last_points = _labels(view.last_move.stones if view.last_move is not None else [], size)
     for col, top in last_points:
         x, y = _xy(col, top)
         out.append(
