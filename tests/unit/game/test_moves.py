@@ -140,11 +140,11 @@ class LosingStore(MemoryStore):
         super().__init__()
         self.intruder = None
 
-    def save_game(self, game, *, expected_version, expected_turn, events=()):
+    def save_game(self, game, *, expected_version, expected_move_count, events=()):
         if self.intruder is not None:
             intruder, self.intruder = self.intruder, None
             intruder()
-        super().save_game(game, expected_version=expected_version, expected_turn=expected_turn,
+        super().save_game(game, expected_version=expected_version, expected_move_count=expected_move_count,
                           events=events)
 
 
@@ -160,14 +160,14 @@ def test_a_write_that_loses_the_race_is_decided_again(clock: Clock, sink: ListSi
     assert _code(service.submit_move, "run-1", ana, 1, ["g7"]) is ErrorCode.STALE_MOVE
     # And the same move racing itself lands once, the loser replays the winner's response
     game = store.get_game("run-1")
-    assert game is not None and game.turn == 1
+    assert game is not None and game.move_count == 1
 
 
 def test_the_store_condition_reports_the_current_game(store: MemoryStore, service, started) -> None:
     game = store.get_game("run-1")
     assert game is not None
     with pytest.raises(VersionConflict) as caught:
-        store.save_game(game, expected_version=game.version - 1, expected_turn=game.turn)
+        store.save_game(game, expected_version=game.version - 1, expected_move_count=game.move_count)
     assert caught.value.current is not None and caught.value.current.version == game.version
 
 

@@ -57,23 +57,23 @@ def test_save_needs_the_expected_version_and_turn(store) -> None:
     store.create_game(game)
     game.version = 2
     game.turns.append(Turn(stones=["h8"], at=NOW))
-    store.save_game(game, expected_version=1, expected_turn=0)
+    store.save_game(game, expected_version=1, expected_move_count=0)
     loaded = store.get_game("g1")
-    assert loaded is not None and (loaded.version, loaded.turn) == (2, 1)
+    assert loaded is not None and (loaded.version, loaded.move_count) == (2, 1)
     assert loaded.turns[0].stones == ["h8"]
     # A writer that read version 1 loses, and learns the current game without a second read
     stale = _game(version=2)
     with pytest.raises(VersionConflict) as caught:
-        store.save_game(stale, expected_version=1, expected_turn=0)
+        store.save_game(stale, expected_version=1, expected_move_count=0)
     assert caught.value.current is not None and caught.value.current.version == 2
     # Right version but wrong turn loses too
     with pytest.raises(VersionConflict):
-        store.save_game(_game(version=3), expected_version=2, expected_turn=0)
+        store.save_game(_game(version=3), expected_version=2, expected_move_count=0)
     # Saving a game that does not exist is a conflict, not a create
     ghost = _game(version=2)
     ghost.game_id = "g2"
     with pytest.raises(VersionConflict) as caught:
-        store.save_game(ghost, expected_version=1, expected_turn=0)
+        store.save_game(ghost, expected_version=1, expected_move_count=0)
     assert caught.value.current is None
 
 
@@ -114,15 +114,15 @@ def test_a_change_and_its_events_are_one_write(store) -> None:
               Event("game_finished", {"game_id": "g1"}, "e-2", "2026-05-01T12:00:00Z")]
     # When a change with events is saved
     game.version = 2
-    store.save_game(game, expected_version=1, expected_turn=0, events=events)
+    store.save_game(game, expected_version=1, expected_move_count=0, events=events)
     # Then they are stored with it, in order, ids and times kept
     assert _stored_outbox(store) == events
     # And a refused change stores neither itself nor its events
     game.version = 3
     with pytest.raises(VersionConflict):
-        store.save_game(game, expected_version=1, expected_turn=0,
+        store.save_game(game, expected_version=1, expected_move_count=0,
                         events=[Event("game_finished", {"game_id": "g1"}, "e-3", "2026-05-01T12:00:01Z")])
     assert _stored_outbox(store) == events
     # And a later change without events leaves no stale outbox behind (the stream would repeat it)
-    store.save_game(game, expected_version=2, expected_turn=0)
+    store.save_game(game, expected_version=2, expected_move_count=0)
     assert _stored_outbox(store) == []

@@ -197,14 +197,14 @@ class Game:
     """One game (a "run"): its seats, invitations and the turns played.
 
     Counting turns, exactly (a turn is one player's stones: Black's single opening stone, then two
-    at a time):
+    at a time). "Move" in names is the contract's word for one turn:
 
-    * ``Game.turn`` and ``Position.turn_count``: turns played so far (0 before Black's opening);
-      the contract calls it ``move_count``;
-    * ``Position.turn_number``: the 1-based number of the turn to be played next, ``Game.turn + 1``;
+    * ``Game.move_count`` and ``Position.turn_count``: turns played so far (0 before Black's
+      opening); the contract's ``move_count``; stored as the item's ``turn`` attribute, which every
+      game write is conditioned on (``expected_move_count``);
     * ``move_number`` (the contract, views, events, ``submit_move``): the 1-based number of one
-      turn: the turn just played is ``Game.turn``, the turn a player submits is
-      ``Position.turn_number``.
+      turn: the turn just played is ``Game.move_count``, the turn a player submits is
+      ``Position.turn_number`` (``Game.move_count + 1``).
     """
 
     game_id: str
@@ -231,8 +231,8 @@ class Game:
 
     # ------------------------------------------------------------------ queries
     @property
-    def turn(self) -> int:
-        """Turns played so far (the contract's ``move_count``)."""
+    def move_count(self) -> int:
+        """Turns played so far (the contract's ``move_count``; stored as ``turn``)."""
         return len(self.turns)
 
     @property
@@ -268,7 +268,7 @@ class Game:
     def position(self, upto: int | None = None) -> Position:
         """The board after the first ``upto`` turns (all of them by default)."""
         position = Position(self.board_size)
-        for turn in self.turns[: self.turn if upto is None else upto]:
+        for turn in self.turns[: self.move_count if upto is None else upto]:
             # A pair that won on its first stone is replayed as offered: the rules drop the second.
             played = turn.offered if turn.offered is not None else turn.stones
             points = [parse_label(label, self.board_size) for label in played]
@@ -288,7 +288,7 @@ class Game:
         return {
             "game_id": self.game_id, "game_name": self.game_name, "allow_computer": self.allow_computer,
             "board_size": self.board_size, "status": self.status.value, "version": self.version,
-            "turn": self.turn, "seats": [s.to_dict() for s in self.seats],
+            "turn": self.move_count, "seats": [s.to_dict() for s in self.seats],
             "invites": [i.to_dict() for i in self.invites], "turns": ";".join(t.encode() for t in self.turns),
             "winner": self.winner.value if self.winner else None, "winning_line": list(self.winning_line),
             "end_reason": self.end_reason,

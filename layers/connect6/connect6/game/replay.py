@@ -23,9 +23,9 @@ def board_after(game: Game, move: int) -> BoardPicture:
     """What the SVG needs to draw the board after ``move`` turns (0: empty): the board, that
     turn's stones as the last move, and the winning line only once the game's last turn is shown.
     ``move`` must lie in 0..the number of turns played."""
-    if not 0 <= move <= game.turn:
-        raise ValueError(f"move {move} is outside 0..{game.turn}")
+    if not 0 <= move <= game.move_count:
+        raise ValueError(f"move {move} is outside 0..{game.move_count}")
     return BoardPicture(game_id=game.game_id, board_size=game.board_size,
                         board=game.position(move).board_rows(), move_count=move,
                         last_move=turn_played(game, move) if move else None,
-                        winning_line=list(game.winning_line) if move == game.turn else [])
+                        winning_line=list(game.winning_line) if move == game.move_count else [])

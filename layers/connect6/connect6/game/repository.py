@@ -61,9 +61,9 @@ class Repository(Protocol):
     def create_game(self, game: Game) -> None:
         """Write a new game; :class:`AlreadyExists` when one is there."""
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+    def save_game(self, game: Game, *, expected_version: int, expected_move_count: int,
                   events: Sequence[Event] = ()) -> None:
-        """Replace the game only if the stored one has ``expected_version`` and ``expected_turn``;
+        """Replace the game only if the stored one has ``expected_version`` and ``expected_move_count``;
         otherwise :class:`VersionConflict`. ``game.version`` is the new version. ``events`` (the
         change's outbox, stamped) are stored in the same write: both land or neither does, and the
         store's stream hands them to the publisher in the order of the game's writes."""

@@ -235,7 +235,7 @@ class GameService:
         after.updated_at = now
         occurred = iso(now) or ""
         events = [event.stamped(self.event_id_factory(), occurred) for event in work.events]
-        self.repo.save_game(after, expected_version=before.version, expected_turn=before.turn,
+        self.repo.save_game(after, expected_version=before.version, expected_move_count=before.move_count,
                             events=events)
 
     def _retrying(self, attempt: Callable[[], _T]) -> _T:
@@ -301,10 +301,10 @@ class GameService:
         from connect6.game.replay import board_after
 
         game = self._load(game_id)
-        if not 0 <= move <= game.turn:
+        if not 0 <= move <= game.move_count:
             raise GameError(ErrorCode.MOVE_NOT_FOUND,
-                            f"Game {game_id} has {game.turn} moves so far; ask for a move from 0 to "
-                            f"{game.turn}.", "move")
+                            f"Game {game_id} has {game.move_count} moves so far; ask for a move from 0 to "
+                            f"{game.move_count}.", "move")
         return board_after(game, move)
 
     # ------------------------------------------------------------------ joining
@@ -512,12 +512,12 @@ class GameService:
         game = self._load(game_id)
         self._player(game, player_id)
         return RecordResponse(game_id=game.game_id, board_size=game.board_size, status=game.status.value,
-                              move_count=game.turn, record=views.record_text(game))
+                              move_count=game.move_count, record=views.record_text(game))
 
     @staticmethod
     def _is_replay(game: Game, seat: Seat, move_number: int, labels: list[str], talk: str | None,
                    offer_draw: bool) -> bool:
-        if not 1 <= move_number <= game.turn or views.colour_of_turn(move_number) is not seat.colour:
+        if not 1 <= move_number <= game.move_count or views.colour_of_turn(move_number) is not seat.colour:
             return False
         turn = game.turns[move_number - 1]
         return ((turn.offered or turn.stones) == labels and turn.talk == talk
@@ -639,7 +639,7 @@ class GameService:
         winner = views.winner_ref(game, game.winner)
         work.events.append(Event(ev.GAME_FINISHED, {
             "game_id": game.game_id, "status": game.status.value, "end_reason": game.end_reason,
-            "winner": winner.model_dump() if winner is not None else None, "move_count": game.turn,
+            "winner": winner.model_dump() if winner is not None else None, "move_count": game.move_count,
             "players": [self._event_player(s) for s in game.seats]}))
 
     def _computer_turn(self, game: Game, position: Position, now: datetime, work: _Work) -> None:
@@ -722,7 +722,7 @@ class GameService:
                     if game.draw_offer is not seat.colour:
                         work.events.append(Event(ev.DRAW_OFFERED, {
                             "game_id": game.game_id, "player_id": opponent.player_id,
-                            "move_number": game.turn}))
+                            "move_number": game.move_count}))
             else:
                 if not opponent_offer:
                     raise GameError(ErrorCode.NO_DRAW_OFFER, "Your opponent has not offered a draw.",
@@ -758,7 +758,8 @@ class GameService:
                 counted.hints_used += 1
                 counted.hint_move = position.turn_number
                 counted.version = game.version + 1
-                self.repo.save_game(counted, expected_version=game.version, expected_turn=game.turn)
+                self.repo.save_game(counted, expected_version=game.version,
+                                    expected_move_count=game.move_count)
             return HintResponse(move_number=position.turn_number,
                                 stones=[game.label(p) for p in found.stones], reason=found.reason)
 
@@ -777,14 +778,14 @@ class GameService:
             self._your_turn_against_the_computer(
                 game, seat, ErrorCode.UNDO_NOT_ALLOWED,
                 "Moves can only be taken back in a game against the computer.")
-            mine = [n for n in range(1, game.turn + 1) if views.colour_of_turn(n) is seat.colour]
+            mine = [n for n in range(1, game.move_count + 1) if views.colour_of_turn(n) is seat.colour]
             if not mine:
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, "You have not played a move yet.")
             if game.undos_used >= MAX_UNDOS:
                 raise GameError(ErrorCode.UNDO_LIMIT_REACHED,
                                 f"You have taken back {MAX_UNDOS} moves already in this game.")
             back_to = mine[-1]  # the player's last turn; the computer's reply follows it
-            undone = [views.turn_played(game, n) for n in range(game.turn, back_to - 1, -1)]
+            undone = [views.turn_played(game, n) for n in range(game.move_count, back_to - 1, -1)]
             work = _Work()
             new = self._copy(game)
             del new.turns[back_to - 1:]

@@ -46,7 +46,7 @@ def turn_played(game: Game, move_number: int) -> LastMove:
 
 
 def last_move(game: Game) -> LastMove | None:
-    return turn_played(game, game.turn) if game.turns else None
+    return turn_played(game, game.move_count) if game.turns else None
 
 
 def player_ref(seat: Seat | None) -> PlayerRef | None:
@@ -91,7 +91,7 @@ def game_view(game: Game, now: datetime, position: Position | None = None) -> Ga
         black=black,
         white=white,
         to_move=to_move,
-        move_count=game.turn,
+        move_count=game.move_count,
         stones_placed=position.stone_count,
         board_size=game.board_size,
         board=position.board_rows(),
@@ -123,7 +123,7 @@ def table_talk_received(game: Game, seat: Seat) -> TableTalkReceived | None:
     """The line the opponent sent with the latest turn, when that turn was theirs."""
     if not game.turns or seat.colour is None:
         return None
-    if colour_of_turn(game.turn) is seat.colour:
+    if colour_of_turn(game.move_count) is seat.colour:
         return None
     talk = game.turns[-1].talk
     if talk is None or talk not in PHRASES:
@@ -172,7 +172,7 @@ def last_talk_of(game: Game, seat: Seat) -> TableTalkReceived | None:
     the computer, the line it said at the end without a move of its own."""
     if seat.kind is Kind.COMPUTER and game.closing_talk is not None:
         return _talk(game.closing_talk, seat.name)
-    for number in range(game.turn, 0, -1):
+    for number in range(game.move_count, 0, -1):
         turn = game.turns[number - 1]
         if colour_of_turn(number) is seat.colour and turn.talk is not None:
             return _talk(turn.talk, seat.name)
@@ -198,7 +198,7 @@ def recap(game: Game, seat: Seat) -> RecapSheet:
         winner=winner_ref(game, game.winner),
         winning_line=list(game.winning_line),
         end_reason=game.end_reason,
-        move_count=game.turn,
+        move_count=game.move_count,
         stones_placed=position.stone_count,
         board_size=game.board_size,
         board=position.board_rows(),
@@ -220,7 +220,7 @@ def move_result(game: Game, move_number: int, seat: Seat) -> MoveResponse:
     opponent = game.opponent_of(seat)
     turn = game.turns[move_number - 1]
     reply = None
-    if opponent.kind is not None and opponent.kind.value == "computer" and game.turn > move_number:
+    if opponent.kind is not None and opponent.kind.value == "computer" and game.move_count > move_number:
         reply = game.turns[move_number]
     upto = move_number + (1 if reply else 0)
     position = game.position(upto)

@@ -176,7 +176,7 @@ class DynamoStore:
                 raise AlreadyExists(game_pk(game.game_id), Game.from_dict(old) if old else None) from error
             raise StoreError(str(error)) from error
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+    def save_game(self, game: Game, *, expected_version: int, expected_move_count: int,
                   events: Sequence[Event] = ()) -> None:
         item = self._game_item(game, events)
         try:
@@ -184,7 +184,8 @@ class DynamoStore:
                 "put_item", Item=item,
                 ConditionExpression="#version = :version AND #turn = :turn",
                 ExpressionAttributeNames={"#version": "version", "#turn": "turn"},
-                ExpressionAttributeValues=to_item({":version": expected_version, ":turn": expected_turn}),
+                ExpressionAttributeValues=to_item({":version": expected_version,
+                                                   ":turn": expected_move_count}),
                 ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as error:
             if _failed_condition(error):

@@ -3,7 +3,8 @@
 One table, ``pk``/``sk``:
 
 - ``GAME#<game_id>`` / ``GAME``: the whole game (settings, seats, invitations, turns, ``version``,
-  ``turn``). Every change is one put conditioned on ``version`` and ``turn``.
+  ``turn``: the number of turns played, ``Game.move_count``). Every change is one put conditioned on
+  ``version`` and ``turn``.
 - ``INVITE#<sha256 of token>`` / ``INVITE``: token hash → game and invitation. While the hold is
   pending it carries ``hold_pk = "HOLD"`` and ``hold_expires`` (epoch ms): the sparse GSI
   ``HOLDS_INDEX`` the sweeper queries. ``ttl`` collects it long after.

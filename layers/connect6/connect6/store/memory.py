@@ -48,12 +48,12 @@ class MemoryStore:
             self.items[key] = game.to_dict()
             self.writes += 1
 
-    def save_game(self, game: Game, *, expected_version: int, expected_turn: int,
+    def save_game(self, game: Game, *, expected_version: int, expected_move_count: int,
                   events: Sequence[Event] = ()) -> None:
         with self._lock:
             key = game_pk(game.game_id)
             old = self.items.get(key)
-            if old is None or old["version"] != expected_version or old["turn"] != expected_turn:
+            if old is None or old["version"] != expected_version or old["turn"] != expected_move_count:
                 current = Game.from_dict(copy.deepcopy(old)) if old is not None else None
                 raise VersionConflict(game.game_id, current)
             item = game.to_dict()
