@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, call, check_all_games, percentile, start_server
+from local_client import Reply, call, check_all_games, start_server
+from timing import percentile
 
 MAX_TURNS = 300
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))

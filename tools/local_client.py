@@ -292,10 +292,3 @@ def check_all_games(base_url: str, *, workers: int = 8) -> tuple[int, list[str]]
         found = [p for problems in pool.map(one, games) for p in problems]
     return len(games), found
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]

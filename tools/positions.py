@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from connect6.ai.board import Board
@@ -60,26 +60,28 @@ def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, lis
     return games
 
 
-Symmetry = Callable[[int, int], tuple[int, int]]
-
-
-def _symmetries(size: int) -> list[Symmetry]:
+def symmetry(turns: list[list[int]], size: int, k: int) -> list[list[int]]:
+    """Turns mapped by the board symmetry ``k`` (0 = identity … 7; 4–7 swap rows and columns)."""
     n = size - 1
-    maps: list[Symmetry] = [lambda c, r: (c, r), lambda c, r: (n - c, r), lambda c, r: (c, n - r),
-            lambda c, r: (n - c, n - r), lambda c, r: (r, c), lambda c, r: (n - r, c),
-            lambda c, r: (r, n - c), lambda c, r: (n - r, n - c)]
-    return maps
-
-
-def transform(turns: list[list[int]], size: int, sym: Symmetry) -> list[list[int]]:
     out = []
-    for t in turns:
-        stones = []
-        for p in t:
-            c, r = sym(p % size, p // size)
-            stones.append(r * size + c)
-        out.append(stones)
+    for stones in turns:
+        mapped = []
+        for p in stones:
+            c, r = p % size, p // size
+            if k & 4:
+                c, r = r, c
+            if k & 1:
+                c = n - c
+            if k & 2:
+                r = n - r
+            mapped.append(r * size + c)
+        out.append(mapped)
     return out
+
+
+def canonical(turns: list[list[int]], size: int) -> tuple[tuple[int, ...], ...]:
+    """The same opening under every symmetry gives the same key (stones per turn sorted)."""
+    return min(tuple(tuple(sorted(t)) for t in symmetry(turns, size, k)) for k in range(8))
 
 
 def derive(games: Iterable[tuple[str, int, list[list[int]]]],
@@ -98,8 +100,8 @@ def derive(games: Iterable[tuple[str, int, list[list[int]]]],
             Position.from_turns(turns, size)
         except (IllegalMove, ValueError):
             continue
-        for sym in _symmetries(size)[:symmetries]:
-            t = transform(turns, size, sym)
+        for k in range(symmetries):
+            t = symmetry(turns, size, k)
             pos = Position(size)
             for k, stones in enumerate(t):
                 if k >= 1:
