@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import call, start_server
+from local_client import call, server_at
 
 
 @dataclass
@@ -159,19 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", help="a running server; default: start the local server")
     parser.add_argument("--examples", type=int, default=40, help="examples per route, mode and id set")
     args = parser.parse_args(argv)
-    server = None
-    base_url = args.base_url
-    if base_url is None:
-        server = start_server("--parameter", "ComputerBudgetSeconds=0.05")
-        base_url = server.base_url
-    try:
+    with server_at(args.base_url, "--parameter", "ComputerBudgetSeconds=0.05") as server:
         started = time.monotonic()
-        report = fuzz(base_url, args.examples, seed(base_url))
+        report = fuzz(server.base_url, args.examples, seed(server.base_url))
         print(report.summary())
         print(f"time: {time.monotonic() - started:.1f} s")
-    finally:
-        if server is not None:
-            server.stop()
     return 0 if report.server_errors == 0 and not report.failures else 1
 
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,13 +136,16 @@ def together(requests: list[Request]) -> list[Reply]:
 
 @dataclass
 class OwnServer:
-    """A local server this tool started (``tools/local_api.py --port 0``)."""
+    """A local server this tool started (``tools/local_api.py --port 0``), or (no process) one
+    given by its URL."""
 
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[str] | None
     base_url: str
     lines: list[str]
 
     def stop(self) -> int:
+        if self.process is None:
+            return 0
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:
@@ -185,6 +188,21 @@ def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) ->
         process.kill()
         raise SystemExit("the local server did not start:\n" + "\n".join(lines[-30:]))
     return OwnServer(process, found["url"], lines)
+
+
+@contextlib.contextmanager
+def server_at(url: str | None, *extra: str) -> Iterator[OwnServer]:
+    """The server at ``url``, or without one a local server of our own (``extra``: its options),
+    stopped at the end."""
+    if url:
+        yield OwnServer(None, url.rstrip("/"), [])
+        return
+    own = start_server(*extra)
+    print(f"started {own.base_url}")
+    try:
+        yield own
+    finally:
+        own.stop()
 
 
 def _clean_env() -> dict[str, str]:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, Request, call, check_all_games, start_server, together
+from local_client import Reply, Request, call, check_all_games, server_at, together
 
 SWEEP_AHEAD_S = 25 * 3600  # past the 24-hour hold
 
@@ -296,15 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     if not 3 <= args.width <= 100:
         parser.error("--width must be between 3 and 100")
 
-    own = None
-    base = (args.url or "").rstrip("/")
-    if not base:
-        own = start_server("--sweep-seconds", "3600", "--race-window-ms", str(args.race_window_ms))
-        base = own.base_url
-        print(f"started {base}")
-    started = time.perf_counter()
     failed = False
-    try:
+    window = str(args.race_window_ms)
+    with server_at(args.url, "--sweep-seconds", "3600", "--race-window-ms", window) as server:
+        base = server.base_url
+        started = time.perf_counter()
         races = Races(base, args.width, uuid.uuid4().hex[:8])
 
         def progress(round_: int) -> None:
@@ -314,9 +310,6 @@ def main(argv: list[str] | None = None) -> int:
         races.run(args.rounds, progress)
         games, replay_problems = check_all_games(base)
         burst = connection_burst(base, args.connections) if args.connections else Counter()
-    finally:
-        if own is not None:
-            own.stop()
     elapsed = time.perf_counter() - started
 
     print()
@@ -337,8 +330,8 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = ", ".join(f"{k} {v}" for k, v in burst.most_common())
         print(f"connections: {tried} opened at once: {outcomes}")
         failed |= burst["answered"] != tried
-    if own is not None and own.tracebacks():
-        print(f"the server printed {own.tracebacks()} tracebacks")
+    if server.tracebacks():
+        print(f"the server printed {server.tracebacks()} tracebacks")
         failed = True
     shown = [f"{name}: {v}" for name, tally in races.tallies.items() for v in tally.violations]
     for line in (shown + replay_problems + races.setup_problems)[:30]:

@@ -41,9 +41,9 @@ class Route:
     def __post_init__(self) -> None:
         parts, literal = [], 0
         for segment in self.path.strip("/").split("/"):
-            found = re.fullmatch(r"\{([\w.-]+)\}", segment)
+            found = re.fullmatch(r"\{(\w+)\}", segment)
             if found:
-                parts.append(f"(?P<{_group(found.group(1))}>[^/]+)")
+                parts.append(f"(?P<{found.group(1)}>[^/]+)")
             else:
                 parts.append(re.escape(segment))
                 literal += 1
@@ -64,15 +64,7 @@ class Route:
         found = self.pattern.match(path)
         if found is None:
             return None
-        return {_ungroup(k): unquote(v) for k, v in found.groupdict().items()}
-
-
-def _group(name: str) -> str:
-    return "p_" + name.replace("-", "__h").replace(".", "__d")
-
-
-def _ungroup(name: str) -> str:
-    return name[2:].replace("__h", "-").replace("__d", ".")
+        return {k: unquote(v) for k, v in found.groupdict().items()}
 
 
 @dataclass
