@@ -466,12 +466,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="ours: engines measure their budget in wall time (default) or in their own CPU "
                          "time, so that a loaded machine slows them down without weakening them")
-    ap.add_argument("--time-a", type=int, default=None, help="budget ms per move sent to engine A (time MS)")
-    ap.add_argument("--time-b", type=int, default=None, help="budget ms per move sent to engine B")
-    ap.add_argument("--cwd-a", type=Path, default=None, help="engine A's working directory")
-    ap.add_argument("--cwd-b", type=Path, default=None, help="engine B's working directory")
-    ap.add_argument("--setup-a", action="append", default=[], help="line sent to engine A before a game")
-    ap.add_argument("--setup-b", action="append", default=[], help="line sent to engine B before a game")
+    for side in "ab":
+        who = f"engine {side.upper()}"
+        ap.add_argument(f"--time-{side}", type=int, help=f"budget ms per move sent to {who} (time MS)")
+        ap.add_argument(f"--cwd-{side}", type=Path, help=f"{who}'s working directory")
+        ap.add_argument(f"--setup-{side}", action="append", default=[], help=f"line for {who} before a game")
     ap.add_argument("--openings", choices=("random", "lg"), default="random",
                     help="random near the centre, or from the Little Golem expert games")
     ap.add_argument("--opening-turns", type=parse_turn_range, default=(1, 3),

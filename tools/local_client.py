@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import re
 import signal
 import subprocess
@@ -53,16 +54,13 @@ class Reply:
         return f"{self.status} {self.code or self.body[:80]!r}"
 
 
+# What a failed request is counted as, by the exception it raised (the first class that applies).
+FAILURES = ((http.client.RemoteDisconnected, "reset"), (ConnectionResetError, "reset"),
+            (BrokenPipeError, "reset"), (ConnectionRefusedError, "refused"), (TimeoutError, "timeout"))
+
+
 def classify(error: BaseException) -> str:
-    if isinstance(error, ConnectionResetError | BrokenPipeError):
-        return "reset"
-    if isinstance(error, ConnectionRefusedError):
-        return "refused"
-    if isinstance(error, TimeoutError):
-        return "timeout"
-    if isinstance(error, http.client.RemoteDisconnected):
-        return "reset"
-    return f"error:{type(error).__name__}"
+    return next((name for kind, name in FAILURES if isinstance(error, kind)), f"error:{type(error).__name__}")
 
 
 class Request:
@@ -102,9 +100,7 @@ class Request:
             body = response.read()
             return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
                          seconds=time.perf_counter() - started)
-        except OSError as error:
-            return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
-        except http.client.HTTPException as error:
+        except (OSError, http.client.HTTPException) as error:
             return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
         finally:
             self.connection.close()
@@ -163,7 +159,7 @@ def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) ->
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "tools" / "local_api.py"), "--port", "0", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-        env={**_clean_env(), "PYTHONUNBUFFERED": "1"},
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("AWS_")}, "PYTHONUNBUFFERED": "1"},
     )
     lines: list[str] = []
     ready = threading.Event()
@@ -203,12 +199,6 @@ def server_at(url: str | None, *extra: str) -> Iterator[OwnServer]:
         yield own
     finally:
         own.stop()
-
-
-def _clean_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
 
 
 # ---------------------------------------------------------------------------------------------

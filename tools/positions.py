@@ -15,34 +15,20 @@ Each position is also used under the board's 8 symmetries. Records are JSON line
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from connect6.ai.board import Board
-from connect6.records import parse_label, split_labels
+from connect6.records import parse_label, parse_sgf
 from connect6.rules import IllegalMove, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
 ENGINE_GAMES = ROOT / "tests" / "unit" / "ai" / "data" / "engine_games.jsonl"
 
-MOVE_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
-SIZE_RE = re.compile(r"SZ\[(\d+)\]")
-
-
-def parse_sgf_turns(sgf: str) -> tuple[int, list[list[int]]]:
-    m = SIZE_RE.search(sgf)
-    size = int(m.group(1)) if m else 19
-    turns = []
-    for _colour, text in MOVE_RE.findall(sgf):
-        if not text:
-            continue
-        turns.append([parse_label(lab, size) for lab in split_labels(text)])
-    return size, turns
-
-
 def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, list[list[int]]]]:
+    """(game id, board size, turns as point lists) of every readable record (SGF by
+    ``connect6.records.parse_sgf``)."""
     games: list[tuple[str, int, list[list[int]]]] = []
     with path.open() as fh:
         for line in fh:
@@ -51,10 +37,11 @@ def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, lis
                 continue
             try:
                 rec = json.loads(line)
-                size, turns = parse_sgf_turns(rec["sgf"])
+                game = parse_sgf(rec["sgf"])
             except (ValueError, KeyError):
                 continue
-            games.append((str(rec.get("gid", len(games))), size, turns))
+            turns = [[parse_label(label, game.size) for label in turn] for turn in game.turns]
+            games.append((str(rec.get("gid", len(games))), game.size, turns))
             if limit is not None and len(games) >= limit:
                 break
     return games

@@ -71,10 +71,6 @@ class Races:
             self.setup_problems.append(f"{method} {path} -> {reply.describe()}")
         return reply
 
-    def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None) -> Request:
-        return Request(self.base, method, path, body, headers)
-
     def record(self, name: str, replies: list[Reply], problems: list[str]) -> None:
         tally = self.tallies.setdefault(name, Tally())
         tally.rounds += 1
@@ -129,14 +125,14 @@ class Races:
 
         pairs = self.empty_pairs(game_id, self.width)
         sent = [(white if i % 2 == 0 else black, pair) for i, pair in enumerate(pairs)]
-        replies = together([self.request("POST", f"{players}/{seat}/moves",
+        replies = together([Request(self.base, "POST", f"{players}/{seat}/moves",
                                          {"move_number": 2, "stones": pair}) for seat, pair in sent])
         problems = self.one_turn_landed(game_id, replies, [pair for _, pair in sent], 2, white,
                                         [seat for seat, _ in sent])
         self.record("turn from both seats", replies, problems)
 
         pairs = self.empty_pairs(game_id, self.width)
-        replies = together([self.request("POST", f"{players}/{black}/moves",
+        replies = together([Request(self.base, "POST", f"{players}/{black}/moves",
                                          {"move_number": 3, "stones": pair}) for pair in pairs])
         problems = self.one_turn_landed(game_id, replies, pairs, 3, black, [black] * len(pairs))
         self.record("one seat, many turns", replies, problems)
@@ -159,7 +155,7 @@ class Races:
         game_id = self.new_run("seat", round_)
         players = f"/v1/games/{game_id}/players"
         self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"})
-        replies = together([self.request("POST", players, {"name": f"Joiner {i}",
+        replies = together([Request(self.base, "POST", players, {"name": f"Joiner {i}",
                                                             "email": f"j{i}@example.com"})
                             for i in range(self.width)])
         winners = [i for i, r in enumerate(replies) if r.status == 201]
@@ -185,8 +181,8 @@ class Races:
             return
         sweeps = 2
         sweep = f"/_local/sweep?shift_seconds={SWEEP_AHEAD_S}"
-        requests = [self.request("POST", sweep) for _ in range(sweeps)]
-        requests += [self.request("POST", path, {"name": "Ben"}) for _ in range(self.width - sweeps)]
+        requests = [Request(self.base, "POST", sweep) for _ in range(sweeps)]
+        requests += [Request(self.base, "POST", path, {"name": "Ben"}) for _ in range(self.width - sweeps)]
         replies = together(requests)
         sweep_replies, redeem_replies = replies[:sweeps], replies[sweeps:]
         redeemed = sum(1 for r in redeem_replies if r.status == 201)
@@ -213,7 +209,7 @@ class Races:
         game_id = self.new_run("key", round_)
         body = {"name": "Cy", "email": "cy@example.com"}
         key = {"Idempotency-Key": f"race-{self.run_id}-{round_}"}
-        replies = together([self.request("POST", f"/v1/games/{game_id}/players", body, key)
+        replies = together([Request(self.base, "POST", f"/v1/games/{game_id}/players", body, key)
                             for _ in range(self.width)])
         created = [r for r in replies if r.status == 201]
         player_ids = {(r.json() or {}).get("player_id") for r in created}
