@@ -1,6 +1,7 @@
-"""What tools/race.py and tools/load.py share: a plain HTTP client for the local server (one
-connection per request, every failure classified, nothing retried), starting and stopping a local
-server of their own, and reading and replaying every stored game from the server's table."""
+"""What tools/race.py, tools/load.py and tools/fuzz_api.py share: a plain HTTP client for the local
+server (one connection per request, every failure classified, nothing retried), starting and
+stopping a local server of their own, and reading and replaying every stored game from the server's
+table."""
 
 from __future__ import annotations
 
