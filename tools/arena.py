@@ -56,43 +56,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "layers" / "connect6"))
+sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
 
-from connect6.records import parse_label, split_labels  # noqa: E402
+from connect6.ai.protocol import move_text  # noqa: E402
+from connect6.ai.protocol import parse_stones as parse_move  # noqa: E402
 from connect6.rules import IllegalMove, Position  # noqa: E402
+from tools.positions import LITTLE_GOLEM, canonical, load_games, symmetry  # noqa: E402
+from tools.timing import percentile  # noqa: E402
 
-LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
 # A real answer is the whole line: "move" and one or two stones of two letters each.
 ANSWER_RE = re.compile(r"move\s+([A-Za-z]{2}|[A-Za-z]{4})")
-SGF_TURN_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
-
-
-def stone_text(point: int, size: int) -> str:
-    return chr(ord("A") + point % size) + chr(ord("A") + point // size)
-
-
-def move_text(stones: tuple[int, ...] | list[int], size: int) -> str:
-    return "".join(stone_text(p, size) for p in stones)
-
-
-def parse_move(text: str, size: int) -> list[int]:
-    text = text.strip().upper()
-    if len(text) not in (2, 4):
-        raise ValueError(f"bad move {text!r}")
-    out = []
-    for i in range(0, len(text), 2):
-        col, row = ord(text[i]) - 65, ord(text[i + 1]) - 65
-        if not (0 <= col < size and 0 <= row < size):
-            raise ValueError(f"off-board stone {text[i:i + 2]!r}")
-        out.append(row * size + col)
-    return out
 
 
 def read_answer(line: str) -> str | None:
@@ -254,36 +234,6 @@ def make_opening(size: int, rng: random.Random) -> list[list[int]]:
 
 
 # ---------------------------------------------------------------- Little Golem openings
-def sgf_turns(sgf: str, size: int = 19) -> list[list[int]]:
-    """The turns of a Little Golem SGF record as point lists (empty turns skipped)."""
-    return [[parse_label(lab, size) for lab in split_labels(text)]
-            for _colour, text in SGF_TURN_RE.findall(sgf) if text]
-
-
-def symmetry(turns: list[list[int]], size: int, k: int) -> list[list[int]]:
-    """Turns mapped by the board symmetry ``k`` (0 = identity … 7; 4–7 swap rows and columns)."""
-    n = size - 1
-    out = []
-    for stones in turns:
-        mapped = []
-        for p in stones:
-            c, r = p % size, p // size
-            if k & 4:
-                c, r = r, c
-            if k & 1:
-                c = n - c
-            if k & 2:
-                r = n - r
-            mapped.append(r * size + c)
-        out.append(mapped)
-    return out
-
-
-def canonical(turns: list[list[int]], size: int) -> tuple[tuple[int, ...], ...]:
-    """The same opening under every symmetry gives the same key (stones per turn sorted)."""
-    return min(tuple(tuple(sorted(t)) for t in symmetry(turns, size, k)) for k in range(8))
-
-
 @dataclass(frozen=True)
 class Opening:
     turns: list[list[int]]
@@ -291,16 +241,8 @@ class Opening:
 
 
 def load_lg_games(path: Path = LITTLE_GOLEM) -> list[tuple[str, list[list[int]]]]:
-    games = []
-    with path.open() as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            if "SZ[" in rec["sgf"] and "SZ[19]" not in rec["sgf"]:
-                continue
-            games.append((str(rec["gid"]), sgf_turns(rec["sgf"])))
-    return games
+    """The 19x19 expert games as (game id, turns)."""
+    return [(gid, turns) for gid, size, turns in load_games(path) if size == 19]
 
 
 def lg_openings(count: int, rng: random.Random, turns: tuple[int, int] = (1, 3),
@@ -376,6 +318,12 @@ class GameRecord:
         }
 
 
+def position_lines(turns: Sequence[tuple[int, ...] | list[int]], size: int) -> list[str]:
+    """The protocol lines that set an engine up on these turns (``new white`` keeps it from
+    moving by itself; each turn is then given by its colour)."""
+    return ["new white"] + [f"{('black', 'white')[i % 2]} {move_text(t, size)}" for i, t in enumerate(turns)]
+
+
 def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list[list[int]],
               size: int, move_timeout: float, max_turns: int, log_dir: Path | None,
               game_no: int, setup: dict[str, list[str]], cwds: dict[str, Path | None] | None = None,
@@ -395,14 +343,10 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
     try:
         for lab, proc in procs.items():
             proc.ready()
-            for line in setup.get(lab, []):
+            for line in setup.get(lab, []) + position_lines(opening, size):
                 proc.send(line)
-            proc.send("new white")
         for turn in opening:
-            colour = pos.to_move.value
             pos.play(turn)
-            for proc in procs.values():
-                proc.send(f"{colour} {move_text(turn, size)}")
         last: list[int] | None = None
         while not pos.is_over and pos.turn_count < max_turns:
             mover = black if pos.to_move.value == "black" else white
@@ -431,32 +375,20 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
 
 
 def elo(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
+    if not 0.0 < score < 1.0:
+        return math.inf if score >= 1.0 else -math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def elo_interval(points: list[float]) -> tuple[float, float, float]:
-    n = len(points)
-    p = sum(points) / n
-    var = sum((x - p) ** 2 for x in points) / n
-    se = math.sqrt(var / n)
-    lo, hi = max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se)
-    return elo(p), elo(lo), elo(hi)
+    """Elo of the mean score, and of the ends of its 95 % interval (normal approximation)."""
+    p = statistics.fmean(points)
+    se = statistics.pstdev(points) / math.sqrt(len(points))
+    return elo(p), elo(max(0.0, p - 1.96 * se)), elo(min(1.0, p + 1.96 * se))
 
 
 def fmt_elo(x: float) -> str:
     return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
-
-
-def percentile(values: list[float], q: float) -> float:
-    vals = sorted(values)
-    if not vals:
-        return float("nan")
-    k = max(0, min(len(vals) - 1, math.ceil(q * len(vals)) - 1))
-    return vals[k]
 
 
 def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
@@ -490,13 +422,15 @@ def report(records: list[GameRecord], label_a: str, label_b: str, board: str, de
               f"{1000 * percentile(ts, 0.99):>8.1f} {1000 * max(ts):>8.1f}")
 
 
+def read_record_file(path: Path) -> list[dict[str, Any]]:
+    """The per-game lines of a ``--record`` file (tools/loss_analysis.py reads them too)."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def records_from_file(path: Path) -> list[GameRecord]:
     """Games back from a ``--record`` file (for a table of a run that was cut short)."""
     out = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        g = json.loads(line)
+    for g in read_record_file(path):
         size = g["size"]
         turns = [tuple(parse_move(t, size)) for t in g["opening"]]
         turns += [tuple(parse_move(m["stones"], size)) for m in g["moves"]]
@@ -532,12 +466,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="ours: engines measure their budget in wall time (default) or in their own CPU "
                          "time, so that a loaded machine slows them down without weakening them")
-    ap.add_argument("--time-a", type=int, default=None, help="budget ms per move sent to engine A (time MS)")
-    ap.add_argument("--time-b", type=int, default=None, help="budget ms per move sent to engine B")
-    ap.add_argument("--cwd-a", type=Path, default=None, help="engine A's working directory")
-    ap.add_argument("--cwd-b", type=Path, default=None, help="engine B's working directory")
-    ap.add_argument("--setup-a", action="append", default=[], help="line sent to engine A before a game")
-    ap.add_argument("--setup-b", action="append", default=[], help="line sent to engine B before a game")
+    for side in "ab":
+        who = f"engine {side.upper()}"
+        ap.add_argument(f"--time-{side}", type=int, help=f"budget ms per move sent to {who} (time MS)")
+        ap.add_argument(f"--cwd-{side}", type=Path, help=f"{who}'s working directory")
+        ap.add_argument(f"--setup-{side}", action="append", default=[], help=f"line for {who} before a game")
     ap.add_argument("--openings", choices=("random", "lg"), default="random",
                     help="random near the centre, or from the Little Golem expert games")
     ap.add_argument("--opening-turns", type=parse_turn_range, default=(1, 3),
@@ -547,7 +480,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quit-grace", type=float, default=3.0,
                     help="seconds an engine gets to stop after quit before it is terminated")
     ap.add_argument("--log-dir", type=Path, default=None, help="keep each engine's stderr here")
-    ap.add_argument("--json", type=Path, default=None, help="write every game here (one JSON list)")
     ap.add_argument("--record", type=Path, default=None, help="append one JSON line per game here")
     ap.add_argument("--from-record", type=Path, default=None,
                     help="play nothing: print the table of the games in this record file")
@@ -604,8 +536,6 @@ def main(argv: list[str] | None = None) -> int:
 
     report(records, label_a, label_b, f"{args.size}x{args.size}",
            f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall")
-    if args.json:
-        args.json.write_text(json.dumps([r.__dict__ for r in records]))
     return 0
 
 

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from connect6.rules import Position
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "layers" / "connect6")]
+sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
+
+from tools.timing import percentile  # noqa: E402
 
 
 def _positions(count: int, seed: int) -> list[Position]:
@@ -58,9 +60,8 @@ def main() -> None:
         talk.threats(position, position.to_move.other)
         scanned.append(time.perf_counter() - started)
     for name, times in (("draw judge (is_level)", judged), ("threat scan, both colours", scanned)):
-        ordered = sorted(times)
         print(f"{name:28s} n={len(times)}  median={statistics.median(times) * 1000:7.2f} ms  "
-              f"p90={ordered[int(len(ordered) * 0.9)] * 1000:7.2f} ms  max={ordered[-1] * 1000:7.2f} ms")
+              f"p90={percentile(times, 0.9) * 1000:7.2f} ms  max={max(times) * 1000:7.2f} ms")
     print(f"judged level: {level} of {len(judged)} random positions")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import statistics
@@ -25,18 +26,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "connect6")]
 
+from tools.samlocal import REGION, Service, build_event, to_http  # noqa: E402
+from tools.timing import percentile  # noqa: E402
 
-def _environment(budget: str) -> None:
-    from tests.integration.harness import REGION, function_environment
 
-    os.environ.update(function_environment())
-    os.environ.update({
-        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION, "POWERTOOLS_TRACE_DISABLED": "true",
-        "POWERTOOLS_LOG_LEVEL": "ERROR", "COMPUTER_BUDGET_S": budget,
-    })
-    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_EVENTBRIDGE"):
-        os.environ.pop(name, None)
+def _call(service: Service, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+    """(status, JSON body, seconds in ``lambda_handler``) of one request, routed as API Gateway would."""
+    found = service.match(method, path)
+    if found is None:
+        raise SystemExit(f"no route for {method} {path}")
+    route, params = found
+    event = build_event(method=method, target=path, headers=[("content-type", "application/json")],
+                        body=b"" if body is None else json.dumps(body).encode(), route=route,
+                        params=params, source_ip="127.0.0.1")
+    started = time.perf_counter()
+    result = service.invoke(route.function, event)
+    elapsed = time.perf_counter() - started
+    status, _headers, payload = to_http(result)
+    return status, json.loads(payload or b"null"), elapsed
 
 
 def _random_stones(sheet: dict[str, Any], rng: random.Random) -> list[str]:
@@ -51,16 +58,10 @@ def _random_stones(sheet: dict[str, Any], rng: random.Random) -> list[str]:
     return [point_label(p, size) for p in rng.sample(pool, sheet["stones_to_place"])]
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
-
-
 def _report(label: str, samples: list[float]) -> None:
     ms = [s * 1000 for s in samples]
     print(f"{label:<34} n={len(ms):<4} median={statistics.median(ms):8.2f} ms   "
-          f"p99={_percentile(ms, 0.99):8.2f} ms   mean={statistics.fmean(ms):8.2f} ms   "
+          f"p99={percentile(ms, 0.99):8.2f} ms   mean={statistics.fmean(ms):8.2f} ms   "
           f"max={max(ms):8.2f} ms")
 
 
@@ -74,61 +75,65 @@ def main() -> None:
                         help="computer budget in seconds (empty: the level's default)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    _environment(args.budget)
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_EVENTBRIDGE"):
+        os.environ.pop(name, None)
+    os.environ.update({
+        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION, "POWERTOOLS_TRACE_DISABLED": "true",
+    })
+    service = Service(ROOT / "template.yaml",
+                      env_overrides={"POWERTOOLS_LOG_LEVEL": "ERROR", "COMPUTER_BUDGET_S": args.budget})
 
-    import boto3
     from moto import mock_aws
-
-    from connect6.api import runtime
-    from tests.integration.harness import REGION, TEST_BUS, Api, create_table
 
     rng = random.Random(args.seed)
     # The handlers print their metrics (EMF) to stdout, as in Lambda: that cost stays in the
     # timing, the text goes nowhere.
     with mock_aws(), open(os.environ.get("BENCH_HANDLER_OUTPUT", os.devnull), "w") as sink, \
             contextlib.redirect_stdout(sink):
-        create_table(boto3.client("dynamodb", region_name=REGION))
-        boto3.client("events", region_name=REGION).create_event_bus(Name=TEST_BUS)
+        service.create_resources()
+        service.load_functions()
+        from connect6.api import runtime
+
         runtime.configure(colour_draw=lambda game: 1)
-        api = Api()
         # Warm up: imports, first clients, first search tables (a cold start is not a move's cost)
-        _play(api, rng, "warm-h", None, 4)
-        _play(api, rng, "warm-c", "easy", 2)
-        api.calls.clear()
-        human = _play(api, rng, "h", None, args.moves)
-        computer = _play(api, rng, "c", args.level, args.computer_moves)
+        _play(service, rng, "warm-h", None, 4)
+        _play(service, rng, "warm-c", "easy", 2)
+        human = _play(service, rng, "h", None, args.moves)
+        computer = _play(service, rng, "c", args.level, args.computer_moves)
     print(f"move handler time on moto, Python {sys.version.split()[0]}, level={args.level}, "
           f"budget={args.budget or 'level default'}")
     _report("move, no computer reply", human)
     _report(f"move + computer reply ({args.level})", computer)
 
 
-def _play(api: Any, rng: random.Random, prefix: str, level: str | None, moves: int) -> list[float]:
+def _play(service: Service, rng: random.Random, prefix: str, level: str | None, moves: int) -> list[float]:
     """Play games (starting new ones as they end) until ``moves`` moves were timed."""
     times: list[float] = []
     game_no = 0
     while len(times) < moves:
         game_no += 1
         run = f"/v1/games/bench-{prefix}-{game_no}-{time.monotonic_ns()}"
-        api.put(run, {"game_name": "Bench", "allow_computer_opponents": True})
+        _call(service, "PUT", run, {"game_name": "Bench", "allow_computer_opponents": True})
         first: dict[str, Any] = {"name": "Ana", "email": "ana@example.com"}
         if level is not None:
             first["opponent"] = {"kind": "computer", "level": level}
-        players = [api.post(f"{run}/players", first).json["player_id"]]
+        players = [_call(service, "POST", f"{run}/players", first)[1]["player_id"]]
         if level is None:
-            ben = api.post(f"{run}/players", {"name": "Ben", "email": "ben@example.com"})
-            players.append(ben.json["player_id"])
+            ben = _call(service, "POST", f"{run}/players", {"name": "Ben", "email": "ben@example.com"})
+            players.append(ben[1]["player_id"])
         while len(times) < moves:
-            sheets = [api.get(f"{run}/players/{p}/move-sheet").json for p in players]
+            sheets = [_call(service, "GET", f"{run}/players/{p}/move-sheet")[1] for p in players]
             sheet = next((s for s in sheets if s["your_turn"]), None)
             if sheet is None:
                 break  # the game is over
-            reply = api.post(f"{run}/players/{sheet['player_id']}/moves",
-                             {"move_number": sheet["move_number"], "stones": _random_stones(sheet, rng)})
-            if reply.status != 200:
-                raise SystemExit(f"unexpected {reply.status}: {reply.text}")
-            times.append(reply.elapsed_s)
-            if reply.json["status"] != "in_progress":
+            status, reply, elapsed = _call(service, "POST", f"{run}/players/{sheet['player_id']}/moves",
+                                           {"move_number": sheet["move_number"],
+                                            "stones": _random_stones(sheet, rng)})
+            if status != 200:
+                raise SystemExit(f"unexpected {status}: {reply}")
+            times.append(elapsed)
+            if reply["status"] != "in_progress":
                 break
     return times
 

@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import re
 import sys
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from local_client import call, server_at
 
 
 @dataclass
@@ -52,33 +51,27 @@ class FuzzReport:
         return "\n".join(lines)
 
 
-def _post_json(url: str, body: Any) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
 def seed(base_url: str, prefix: str = "fuzz") -> dict[str, str]:
     """Real ids for the fuzzer: a game in progress between two humans (its game id and the
     player id of the seat to move), and a pending invitation's token from a second run."""
-    def put(game_id: str) -> None:
-        request = urllib.request.Request(
-            f"{base_url}/v1/games/{game_id}", method="PUT", headers={"Content-Type": "application/json"},
-            data=json.dumps({"game_name": "Fuzz", "allow_computer_opponents": True}).encode())
-        urllib.request.urlopen(request, timeout=30).read()
+    def send(method: str, path: str, body: dict[str, Any]) -> Any:
+        reply = call(base_url, method, path, body)
+        if not 200 <= reply.status < 300:
+            raise SystemExit(f"seeding the fuzzer: {method} {path} -> {reply.describe()}")
+        return reply.json()
 
+    game = {"game_name": "Fuzz", "allow_computer_opponents": True}
     invite = {"name": "Ana", "email": "ana@example.com",
               "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com", "note": "hi"}}
-    put(f"{prefix}-play")
-    playing = _post_json(f"{base_url}/v1/games/{prefix}-play/players", invite)
+    send("PUT", f"/v1/games/{prefix}-play", game)
+    playing = send("POST", f"/v1/games/{prefix}-play/players", invite)
     token = playing["invite"]["url"].rsplit("/", 1)[1]
-    redeemed = _post_json(f"{base_url}/v1/invites/{token}", {"name": "Ben"})
+    redeemed = send("POST", f"/v1/invites/{token}", {"name": "Ben"})
     to_move = redeemed["game"]["to_move"]["colour"]
     seats = {s["colour"]: s["seat"] for s in redeemed["game"]["seats"]}
     player = playing["player_id"] if seats[to_move] == playing["seat"] else redeemed["player_id"]
-    put(f"{prefix}-wait")
-    waiting = _post_json(f"{base_url}/v1/games/{prefix}-wait/players", invite)
+    send("PUT", f"/v1/games/{prefix}-wait", game)
+    waiting = send("POST", f"/v1/games/{prefix}-wait/players", invite)
     return {"game_id": f"{prefix}-play", "player_id": player,
             "token": waiting["invite"]["url"].rsplit("/", 1)[1]}
 
@@ -87,8 +80,7 @@ def served_document(base_url: str) -> dict[str, Any]:
     """The served document, less its security requirements: SigV4 is API Gateway's check, before
     any handler runs, and the local server does not make it (so an unsigned request is no
     "schema-violating request accepted")."""
-    with urllib.request.urlopen(f"{base_url}/v1/openapi.json", timeout=30) as response:
-        document: dict[str, Any] = json.loads(response.read())
+    document: dict[str, Any] = call(base_url, "GET", "/v1/openapi.json").json()
     for operations in document["paths"].values():
         for operation in operations.values():
             if isinstance(operation, dict):
@@ -167,22 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", help="a running server; default: start the local server")
     parser.add_argument("--examples", type=int, default=40, help="examples per route, mode and id set")
     args = parser.parse_args(argv)
-    server = None
-    base_url = args.base_url
-    if base_url is None:
-        sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-        from harness import start_server
-
-        server = start_server("--parameter", "ComputerBudgetSeconds=0.05")
-        base_url = server.base_url
-    try:
+    with server_at(args.base_url, "--parameter", "ComputerBudgetSeconds=0.05") as server:
         started = time.monotonic()
-        report = fuzz(base_url, args.examples, seed(base_url))
+        report = fuzz(server.base_url, args.examples, seed(server.base_url))
         print(report.summary())
         print(f"time: {time.monotonic() - started:.1f} s")
-    finally:
-        if server is not None:
-            server.stop()
     return 0 if report.server_errors == 0 and not report.failures else 1
 
 

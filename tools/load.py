@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, call, check_all_games, percentile, start_server
+from local_client import Reply, call, check_all_games, server_at
+from timing import percentile
 
 MAX_TURNS = 300
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -204,18 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    own = None
-    base = (args.url or "").rstrip("/")
-    if not base:
-        own = start_server("--sweep-seconds", "3600")
-        base = own.base_url
-        print(f"started {base}")
-    try:
+    with server_at(args.url, "--sweep-seconds", "3600") as server:
+        base = server.base_url
         stats, elapsed = run(base, args.games, args.computer_share, args.level, args.seed)
         games, problems = check_all_games(base)
-    finally:
-        if own is not None:
-            own.stop()
 
     requests = sum(len(v) for v in stats.latencies.values())
     print()
@@ -237,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems[:10]:
         print(f"  {problem}")
     unfinished = sum(v for k, v in stats.finished.items() if not k.endswith(("completed", "draw")))
-    tracebacks = own.tracebacks() if own is not None else 0
+    tracebacks = server.tracebacks()
     if tracebacks:
         print(f"the server printed {tracebacks} tracebacks")
     return 1 if errors or problems or unfinished or tracebacks else 0

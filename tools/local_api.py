@@ -385,7 +385,6 @@ def main(argv: list[str] | None = None) -> int:
         warnings.filterwarnings("ignore", message="No application metrics to publish")
     service = Service(args.template.resolve(), endpoint, verbose=args.verbose, parameters=parameters,
                       env_overrides=quiet)
-    os.environ.update(service.shared_env)
     service.create_resources()
     install_clock()
     serialise_powertools_metrics()

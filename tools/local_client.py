@@ -1,19 +1,21 @@
-"""What tools/race.py and tools/load.py share: a plain HTTP client for the local server (one
-connection per request, every failure classified, nothing retried), starting and stopping a local
-server of their own, and reading and replaying every stored game from the server's table."""
+"""What tools/race.py, tools/load.py and tools/fuzz_api.py share: a plain HTTP client for the local
+server (one connection per request, every failure classified, nothing retried), starting and
+stopping a local server of their own, and reading and replaying every stored game from the server's
+table."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,16 +55,13 @@ class Reply:
         return f"{self.status} {self.code or self.body[:80]!r}"
 
 
+# What a failed request is counted as, by the exception it raised (the first class that applies).
+FAILURES = ((http.client.RemoteDisconnected, "reset"), (ConnectionResetError, "reset"),
+            (BrokenPipeError, "reset"), (ConnectionRefusedError, "refused"), (TimeoutError, "timeout"))
+
+
 def classify(error: BaseException) -> str:
-    if isinstance(error, ConnectionResetError | BrokenPipeError):
-        return "reset"
-    if isinstance(error, ConnectionRefusedError):
-        return "refused"
-    if isinstance(error, TimeoutError):
-        return "timeout"
-    if isinstance(error, http.client.RemoteDisconnected):
-        return "reset"
-    return f"error:{type(error).__name__}"
+    return next((name for kind, name in FAILURES if isinstance(error, kind)), f"error:{type(error).__name__}")
 
 
 class Request:
@@ -102,9 +101,7 @@ class Request:
             body = response.read()
             return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
                          seconds=time.perf_counter() - started)
-        except OSError as error:
-            return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
-        except http.client.HTTPException as error:
+        except (OSError, http.client.HTTPException) as error:
             return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
         finally:
             self.connection.close()
@@ -136,13 +133,16 @@ def together(requests: list[Request]) -> list[Reply]:
 
 @dataclass
 class OwnServer:
-    """A local server this tool started (``tools/local_api.py --port 0``)."""
+    """A local server this tool started (``tools/local_api.py --port 0``), or (no process) one
+    given by its URL."""
 
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[str] | None
     base_url: str
     lines: list[str]
 
     def stop(self) -> int:
+        if self.process is None:
+            return 0
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:
@@ -160,7 +160,7 @@ def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) ->
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "tools" / "local_api.py"), "--port", "0", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-        env={**_clean_env(), "PYTHONUNBUFFERED": "1"},
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("AWS_")}, "PYTHONUNBUFFERED": "1"},
     )
     lines: list[str] = []
     ready = threading.Event()
@@ -187,10 +187,19 @@ def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) ->
     return OwnServer(process, found["url"], lines)
 
 
-def _clean_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+@contextlib.contextmanager
+def server_at(url: str | None, *extra: str) -> Iterator[OwnServer]:
+    """The server at ``url``, or without one a local server of our own (``extra``: its options),
+    stopped at the end."""
+    if url:
+        yield OwnServer(None, url.rstrip("/"), [])
+        return
+    own = start_server(*extra)
+    print(f"started {own.base_url}")
+    try:
+        yield own
+    finally:
+        own.stop()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,10 +301,3 @@ def check_all_games(base_url: str, *, workers: int = 8) -> tuple[int, list[str]]
         found = [p for problems in pool.map(one, games) for p in problems]
     return len(games), found
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]

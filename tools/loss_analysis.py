@@ -56,7 +56,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,7 @@ from connect6.ai.movegen import defence_pairs, normal_pairs, win_now  # noqa: E4
 from connect6.ai.vcdt import Timeout, Vcdt  # noqa: E402
 from connect6.records import point_label  # noqa: E402
 from connect6.rules import Position  # noqa: E402
-from tools.arena import move_text, parse_move, read_answer  # noqa: E402
+from tools.arena import move_text, parse_move, position_lines, read_answer, read_record_file  # noqa: E402
 
 CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "long-vcdt", "quiet-loss",
            "lost-in-opening", "forfeit", "undetermined")
@@ -248,12 +248,7 @@ def ask_cloudict(position: Position, directory: Path, depth: int, timeout: float
     size = position.size
     if size != 19 or not position.turns:
         return None
-    lines = [f"depth {depth}", "new white"]
-    colour = "black"
-    for t in position.turns:
-        lines.append(f"{colour} {move_text(t, size)}")
-        colour = "white" if colour == "black" else "black"
-    lines += ["next", "quit"]
+    lines = [f"depth {depth}", *position_lines(position.turns, size), "next", "quit"]
     try:
         out = subprocess.run([str(directory / "cloudict")], input="\n".join(lines) + "\n", text=True,
                              capture_output=True, cwd=directory, timeout=timeout).stdout
@@ -424,10 +419,7 @@ def check_positions(path: Path, level: str, budget: float | None, seconds: float
     the current engine at its real budget: does its answer still leave the opponent a forced win?
     Prints one line per position and the count that now hold."""
     held = total = 0
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        case = json.loads(line)
+    for case in read_record_file(path):
         if case.get("class") not in ("missed-vcdt-defence", "block-left-vcdt"):
             continue
         size = case["size"]
@@ -447,16 +439,6 @@ def check_positions(path: Path, level: str, budget: float | None, seconds: float
               flush=True)
     print(f"{level}: {held} of {total} positions held")
     return held
-
-
-def read_records(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for path in paths:
-        with path.open() as fh:
-            for line in fh:
-                if line.strip():
-                    out.append((path.name, json.loads(line)))
-    return out
 
 
 def summary(findings: list[Finding], games: int) -> str:
@@ -492,13 +474,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="analyse at most this many lost games")
     ap.add_argument("--out", type=Path, default=None, help="write the found positions here (JSONL)")
     args = ap.parse_args(argv)
-    opts = Options(args.vcdt_seconds, args.vcdt_depth, args.search_seconds, args.own_seconds, args.cloudict,
-                   args.cloudict_depth, args.breadth)
+    opts = Options(**{option.name: getattr(args, option.name) for option in fields(Options)})
     if args.check_positions:
         for path in args.records:
             check_positions(path, args.level, args.budget, args.vcdt_seconds, args.vcdt_depth)
         return 0
-    records = read_records(args.records)
+    records = [(path.name, rec) for path in args.records for rec in read_record_file(path)]
     findings: list[Finding] = []
     games = 0
     out = args.out.open("w") if args.out else None

@@ -15,34 +15,20 @@ Each position is also used under the board's 8 symmetries. Records are JSON line
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from connect6.ai.board import Board
-from connect6.records import parse_label, split_labels
+from connect6.records import parse_label, parse_sgf
 from connect6.rules import IllegalMove, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
 ENGINE_GAMES = ROOT / "tests" / "unit" / "ai" / "data" / "engine_games.jsonl"
 
-MOVE_RE = re.compile(r";\s*([BW])\[([a-zA-Z0-9]*)\]")
-SIZE_RE = re.compile(r"SZ\[(\d+)\]")
-
-
-def parse_sgf_turns(sgf: str) -> tuple[int, list[list[int]]]:
-    m = SIZE_RE.search(sgf)
-    size = int(m.group(1)) if m else 19
-    turns = []
-    for _colour, text in MOVE_RE.findall(sgf):
-        if not text:
-            continue
-        turns.append([parse_label(lab, size) for lab in split_labels(text)])
-    return size, turns
-
-
 def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, list[list[int]]]]:
+    """(game id, board size, turns as point lists) of every readable record (SGF by
+    ``connect6.records.parse_sgf``)."""
     games: list[tuple[str, int, list[list[int]]]] = []
     with path.open() as fh:
         for line in fh:
@@ -51,35 +37,38 @@ def load_games(path: Path, limit: int | None = None) -> list[tuple[str, int, lis
                 continue
             try:
                 rec = json.loads(line)
-                size, turns = parse_sgf_turns(rec["sgf"])
+                game = parse_sgf(rec["sgf"])
             except (ValueError, KeyError):
                 continue
-            games.append((str(rec.get("gid", len(games))), size, turns))
+            turns = [[parse_label(label, game.size) for label in turn] for turn in game.turns]
+            games.append((str(rec.get("gid", len(games))), game.size, turns))
             if limit is not None and len(games) >= limit:
                 break
     return games
 
 
-Symmetry = Callable[[int, int], tuple[int, int]]
-
-
-def _symmetries(size: int) -> list[Symmetry]:
+def symmetry(turns: list[list[int]], size: int, k: int) -> list[list[int]]:
+    """Turns mapped by the board symmetry ``k`` (0 = identity … 7; 4–7 swap rows and columns)."""
     n = size - 1
-    maps: list[Symmetry] = [lambda c, r: (c, r), lambda c, r: (n - c, r), lambda c, r: (c, n - r),
-            lambda c, r: (n - c, n - r), lambda c, r: (r, c), lambda c, r: (n - r, c),
-            lambda c, r: (r, n - c), lambda c, r: (n - r, n - c)]
-    return maps
-
-
-def transform(turns: list[list[int]], size: int, sym: Symmetry) -> list[list[int]]:
     out = []
-    for t in turns:
-        stones = []
-        for p in t:
-            c, r = sym(p % size, p // size)
-            stones.append(r * size + c)
-        out.append(stones)
+    for stones in turns:
+        mapped = []
+        for p in stones:
+            c, r = p % size, p // size
+            if k & 4:
+                c, r = r, c
+            if k & 1:
+                c = n - c
+            if k & 2:
+                r = n - r
+            mapped.append(r * size + c)
+        out.append(mapped)
     return out
+
+
+def canonical(turns: list[list[int]], size: int) -> tuple[tuple[int, ...], ...]:
+    """The same opening under every symmetry gives the same key (stones per turn sorted)."""
+    return min(tuple(tuple(sorted(t)) for t in symmetry(turns, size, k)) for k in range(8))
 
 
 def derive(games: Iterable[tuple[str, int, list[list[int]]]],
@@ -98,8 +87,8 @@ def derive(games: Iterable[tuple[str, int, list[list[int]]]],
             Position.from_turns(turns, size)
         except (IllegalMove, ValueError):
             continue
-        for sym in _symmetries(size)[:symmetries]:
-            t = transform(turns, size, sym)
+        for k in range(symmetries):
+            t = symmetry(turns, size, k)
             pos = Position(size)
             for k, stones in enumerate(t):
                 if k >= 1:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, Request, call, check_all_games, start_server, together
+from local_client import Reply, Request, call, check_all_games, server_at, together
 
 SWEEP_AHEAD_S = 25 * 3600  # past the 24-hour hold
 
@@ -70,10 +70,6 @@ class Races:
         if reply.status not in expect:
             self.setup_problems.append(f"{method} {path} -> {reply.describe()}")
         return reply
-
-    def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None) -> Request:
-        return Request(self.base, method, path, body, headers)
 
     def record(self, name: str, replies: list[Reply], problems: list[str]) -> None:
         tally = self.tallies.setdefault(name, Tally())
@@ -129,14 +125,14 @@ class Races:
 
         pairs = self.empty_pairs(game_id, self.width)
         sent = [(white if i % 2 == 0 else black, pair) for i, pair in enumerate(pairs)]
-        replies = together([self.request("POST", f"{players}/{seat}/moves",
+        replies = together([Request(self.base, "POST", f"{players}/{seat}/moves",
                                          {"move_number": 2, "stones": pair}) for seat, pair in sent])
         problems = self.one_turn_landed(game_id, replies, [pair for _, pair in sent], 2, white,
                                         [seat for seat, _ in sent])
         self.record("turn from both seats", replies, problems)
 
         pairs = self.empty_pairs(game_id, self.width)
-        replies = together([self.request("POST", f"{players}/{black}/moves",
+        replies = together([Request(self.base, "POST", f"{players}/{black}/moves",
                                          {"move_number": 3, "stones": pair}) for pair in pairs])
         problems = self.one_turn_landed(game_id, replies, pairs, 3, black, [black] * len(pairs))
         self.record("one seat, many turns", replies, problems)
@@ -159,7 +155,7 @@ class Races:
         game_id = self.new_run("seat", round_)
         players = f"/v1/games/{game_id}/players"
         self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"})
-        replies = together([self.request("POST", players, {"name": f"Joiner {i}",
+        replies = together([Request(self.base, "POST", players, {"name": f"Joiner {i}",
                                                             "email": f"j{i}@example.com"})
                             for i in range(self.width)])
         winners = [i for i, r in enumerate(replies) if r.status == 201]
@@ -185,8 +181,8 @@ class Races:
             return
         sweeps = 2
         sweep = f"/_local/sweep?shift_seconds={SWEEP_AHEAD_S}"
-        requests = [self.request("POST", sweep) for _ in range(sweeps)]
-        requests += [self.request("POST", path, {"name": "Ben"}) for _ in range(self.width - sweeps)]
+        requests = [Request(self.base, "POST", sweep) for _ in range(sweeps)]
+        requests += [Request(self.base, "POST", path, {"name": "Ben"}) for _ in range(self.width - sweeps)]
         replies = together(requests)
         sweep_replies, redeem_replies = replies[:sweeps], replies[sweeps:]
         redeemed = sum(1 for r in redeem_replies if r.status == 201)
@@ -213,7 +209,7 @@ class Races:
         game_id = self.new_run("key", round_)
         body = {"name": "Cy", "email": "cy@example.com"}
         key = {"Idempotency-Key": f"race-{self.run_id}-{round_}"}
-        replies = together([self.request("POST", f"/v1/games/{game_id}/players", body, key)
+        replies = together([Request(self.base, "POST", f"/v1/games/{game_id}/players", body, key)
                             for _ in range(self.width)])
         created = [r for r in replies if r.status == 201]
         player_ids = {(r.json() or {}).get("player_id") for r in created}
@@ -296,15 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     if not 3 <= args.width <= 100:
         parser.error("--width must be between 3 and 100")
 
-    own = None
-    base = (args.url or "").rstrip("/")
-    if not base:
-        own = start_server("--sweep-seconds", "3600", "--race-window-ms", str(args.race_window_ms))
-        base = own.base_url
-        print(f"started {base}")
-    started = time.perf_counter()
     failed = False
-    try:
+    window = str(args.race_window_ms)
+    with server_at(args.url, "--sweep-seconds", "3600", "--race-window-ms", window) as server:
+        base = server.base_url
+        started = time.perf_counter()
         races = Races(base, args.width, uuid.uuid4().hex[:8])
 
         def progress(round_: int) -> None:
@@ -314,9 +306,6 @@ def main(argv: list[str] | None = None) -> int:
         races.run(args.rounds, progress)
         games, replay_problems = check_all_games(base)
         burst = connection_burst(base, args.connections) if args.connections else Counter()
-    finally:
-        if own is not None:
-            own.stop()
     elapsed = time.perf_counter() - started
 
     print()
@@ -337,8 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = ", ".join(f"{k} {v}" for k, v in burst.most_common())
         print(f"connections: {tried} opened at once: {outcomes}")
         failed |= burst["answered"] != tried
-    if own is not None and own.tracebacks():
-        print(f"the server printed {own.tracebacks()} tracebacks")
+    if server.tracebacks():
+        print(f"the server printed {server.tracebacks()} tracebacks")
         failed = True
     shown = [f"{name}: {v}" for name, tally in races.tallies.items() for v in tally.violations]
     for line in (shown + replay_problems + races.setup_problems)[:30]:

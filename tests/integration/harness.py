@@ -3,8 +3,6 @@ the way API Gateway does, with DynamoDB and EventBridge from moto, everything re
 template.yaml by the same code ``make run`` serves. Only the tests' own names live here: the table
 and bus names, one handler import per ``instance`` (a separate execution environment) and
 :class:`Api`, which calls a handler in-process and keeps the replies.
-
-Used by the integration and scenario tests and by ``tools/bench_service.py``.
 """
 
 from __future__ import annotations

@@ -97,14 +97,11 @@ class ShiftableClock:
 CLOCK = ShiftableClock()
 
 
-def install_clock() -> bool:
+def install_clock() -> None:
     """Give the service :data:`CLOCK` (through ``connect6.api.runtime.configure``, the hook tests use)."""
-    try:
-        from connect6.api import runtime
-    except ImportError:
-        return False
+    from connect6.api import runtime
+
     runtime.configure(clock=CLOCK)
-    return True
 
 
 def serialise_powertools_metrics() -> None:
@@ -112,12 +109,8 @@ def serialise_powertools_metrics() -> None:
     Lambda runs one request per process; here requests run side by side, and adding a metric while
     another thread serialises the set could fail ("dictionary changed size during iteration").
     One lock around the provider's metric-set methods keeps them whole (metrics only)."""
-    try:
-        from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
-            AmazonCloudWatchEMFProvider,
-        )
-    except ImportError:
-        return
+    from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+
     if getattr(AmazonCloudWatchEMFProvider, "_local_api_locked", False):
         return
     lock = threading.RLock()

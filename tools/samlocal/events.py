@@ -91,8 +91,6 @@ def to_http(result: Any) -> tuple[int, list[tuple[str, str]], bytes]:
     if isinstance(result, dict) and "statusCode" in result:
         status = int(result["statusCode"])
         headers = [(str(k), str(v)) for k, v in (result.get("headers") or {}).items()]
-        for k, values in (result.get("multiValueHeaders") or {}).items():
-            headers += [(str(k), str(v)) for v in values]
         headers += [("Set-Cookie", str(c)) for c in result.get("cookies") or []]
         raw = result.get("body") or ""
         body = base64.b64decode(raw) if result.get("isBase64Encoded") else str(raw).encode("utf-8")

@@ -12,8 +12,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -42,9 +41,9 @@ class Route:
     def __post_init__(self) -> None:
         parts, literal = [], 0
         for segment in self.path.strip("/").split("/"):
-            found = re.fullmatch(r"\{([\w.-]+)\}", segment)
+            found = re.fullmatch(r"\{(\w+)\}", segment)
             if found:
-                parts.append(f"(?P<{_group(found.group(1))}>[^/]+)")
+                parts.append(f"(?P<{found.group(1)}>[^/]+)")
             else:
                 parts.append(re.escape(segment))
                 literal += 1
@@ -65,15 +64,7 @@ class Route:
         found = self.pattern.match(path)
         if found is None:
             return None
-        return {_ungroup(k): unquote(v) for k, v in found.groupdict().items()}
-
-
-def _group(name: str) -> str:
-    return "p_" + name.replace("-", "__h").replace(".", "__d")
-
-
-def _ungroup(name: str) -> str:
-    return name[2:].replace("__h", "-").replace("__d", ".")
+        return {k: unquote(v) for k, v in found.groupdict().items()}
 
 
 @dataclass
@@ -114,9 +105,8 @@ class Function:
         return module
 
     def load(self) -> None:
-        """Import the handler once, with the function's own environment (the local server)."""
-        with patched_env(self.env):
-            self.module = self.import_handler()
+        """Import the handler once (the local server)."""
+        self.module = self.import_handler()
         self.entry = getattr(self.module, self.handler.rpartition(".")[2])
 
 
@@ -138,25 +128,6 @@ class LambdaContext:
 
     def get_remaining_time_in_millis(self) -> int:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
-
-
-_ENV_LOCK = threading.RLock()
-
-
-@contextmanager
-def patched_env(values: dict[str, str]) -> Iterator[None]:
-    """Set ``values`` in ``os.environ`` for the duration (under a lock), then restore."""
-    with _ENV_LOCK:
-        saved = {k: os.environ.get(k) for k in values}
-        os.environ.update(values)
-        try:
-            yield
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
 
 
 class Service:
@@ -191,7 +162,11 @@ class Service:
         self.routes: list[Route] = []
         self._read_functions()
         self.routes.sort(key=lambda r: r.specificity, reverse=True)
-        self.shared_env, self.conflicting_env = self._split_env()
+        # Every function runs in this one process, so they must agree on their environment (the
+        # template sets it in Globals only).
+        if len({tuple(sorted(fn.env.items())) for fn in self.functions}) > 1:
+            raise SystemExit(f"{template_path}: functions with different environments cannot share a process")
+        self.shared_env = self.functions[0].env if self.functions else {}
         self._openapi: bytes | None = None
         self._openapi_lock = threading.Lock()
 
@@ -241,18 +216,6 @@ class Service:
                     function.schedules.append(self.resolver.resolve(eprops))
             self.functions.append(function)
 
-    def _split_env(self) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-        """Variables every function agrees on go into this process's environment once; those that
-        differ between functions are set around each call (under a lock)."""
-        values: dict[str, set[str]] = {}
-        for fn in self.functions:
-            for k, v in fn.env.items():
-                values.setdefault(k, set()).add(v)
-        shared = {k: v for fn in self.functions for k, v in fn.env.items() if len(values[k]) == 1}
-        conflicting = {fn.logical_id: {k: v for k, v in fn.env.items() if len(values[k]) > 1}
-                       for fn in self.functions}
-        return shared, {k: v for k, v in conflicting.items() if v}
-
     def function(self, logical: str) -> Function:
         return next(fn for fn in self.functions if fn.logical_id == logical)
 
@@ -294,6 +257,8 @@ class Service:
     # -- calling handlers
 
     def load_functions(self) -> None:
+        """Import every handler, with the functions' environment in this process's."""
+        os.environ.update(self.shared_env)
         for fn in self.functions:
             fn.load()
 
@@ -301,10 +266,6 @@ class Service:
         assert fn.entry is not None
         # Requests to one function run side by side, like several warm instances: the resolvers
         # keep the current event per thread (connect6.api.resolver.ThreadSafeHttpResolver).
-        own = self.conflicting_env.get(fn.logical_id)
-        if own:
-            with patched_env(own):
-                return fn.entry(event, LambdaContext(fn))
         return fn.entry(event, LambdaContext(fn))
 
     def scheduled(self) -> list[tuple[Function, dict[str, Any]]]:

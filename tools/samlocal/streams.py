@@ -27,30 +27,11 @@ REGION = "us-east-1"
 
 
 def matches(pattern: Any, value: Any) -> bool:
-    """An EventBridge-style filter pattern (the subset Lambda filters use here): nested objects,
-    lists of allowed values, ``{"exists": bool}``, ``{"prefix": str}``."""
-    if isinstance(pattern, dict):
-        if not isinstance(value, dict):
-            return False
-        return all(_leaf_or_nested(sub, key in value, value.get(key)) for key, sub in pattern.items())
-    return value == pattern
+    """Does ``value`` pass an EventBridge-style filter pattern (as Lambda's ``FilterCriteria`` use
+    them)? moto's EventBridge matcher decides."""
+    from moto.events.models import EventPattern
 
-
-def _leaf_or_nested(pattern: Any, present: bool, value: Any) -> bool:
-    if isinstance(pattern, dict):
-        return present and matches(pattern, value)
-    if not isinstance(pattern, list):
-        return present and value == pattern
-    for allowed in pattern:
-        if isinstance(allowed, dict) and "exists" in allowed:
-            if bool(allowed["exists"]) == (present and not isinstance(value, (dict, list))):
-                return True
-        elif isinstance(allowed, dict) and "prefix" in allowed:
-            if present and isinstance(value, str) and value.startswith(allowed["prefix"]):
-                return True
-        elif present and value == allowed:
-            return True
-    return False
+    return EventPattern(None, pattern).matches_event(json.loads(json.dumps(value, default=str)))
 
 
 def lambda_record(record: dict[str, Any], stream_arn: str) -> dict[str, Any]:

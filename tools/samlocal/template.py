@@ -64,8 +64,6 @@ class Resolver:
             return {"Arn": arn, "StreamArn": f"{arn}/stream/local"}.get(attribute, arn)
         if kind == "AWS::Events::EventBus":
             return {"Name": name}.get(attribute, f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{name}")
-        if kind == "AWS::Serverless::Function":
-            return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
         return f"arn:aws:local:{REGION}:{ACCOUNT}:{logical}/{attribute}"
 
     def sub(self, text: str, extra: dict[str, Any]) -> str:
