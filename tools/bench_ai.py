@@ -144,6 +144,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{level}: budget {budget * 1000:.0f} ms; time median {statistics.median(times) * 1000:.1f} "
               f"max {times[-1] * 1000:.1f} ms; depth median {statistics.median(depths)}; "
               f"nodes median {statistics.median(nodes):.0f}; nodes/s median {statistics.median(rates):.0f}")
+        searched = [i for i, d in enumerate(depths) if d > 0]  # not won, lost or forced before alpha-beta
+        if searched:
+            print(f"{level}: {len(searched)} positions searched by alpha-beta: depth median "
+                  f"{statistics.median([depths[i] for i in searched])}, nodes/s median "
+                  f"{statistics.median([rates[i] for i in searched]):.0f}")
     return 0
 
 

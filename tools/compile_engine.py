@@ -5,6 +5,8 @@
     python tools/compile_engine.py --force    # build anyway
     python tools/compile_engine.py --clean    # remove the compiled modules: the pure engine again
     python tools/compile_engine.py --status   # which modules are compiled, and whether any is stale
+    python3.12 tools/compile_engine.py --layer .aws-sam/build/EngineLayer/python --strict
+                                              # a built Lambda layer (docs/ai.md, "Compiled core")
 
 The compiled modules are build products next to their sources (``board.cpython-311-….so`` beside
 ``board.py``; Python prefers the extension module), never committed. They are tagged with the
@@ -27,8 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYER = ROOT / "layers" / "connect6"
-AI = LAYER / "connect6" / "ai"
+LAYER = ROOT / "layers" / "connect6"  # the folder holding the connect6 package
 # What the profile says pays (docs/ai.md, "Compiled core"): the board's make/undo, move
 # generation, the VCDT solver and the alpha-beta search. The clock stays pure Python, so
 # ``clock.use_cpu_time`` keeps switching the ``now()`` those modules call.
@@ -37,42 +38,48 @@ MODULES = ("board", "movegen", "vcdt", "search")
 GROUP = "connect6.ai._engine"
 
 
-def compiled_files() -> list[Path]:
+def _ai(layer: Path) -> Path:
+    return layer / "connect6" / "ai"
+
+
+def compiled_files(layer: Path = LAYER) -> list[Path]:
     """Every extension module in the engine package, for any Python version."""
-    return sorted(p for p in AI.iterdir() if p.suffix in (".so", ".pyd"))
+    return sorted(p for p in _ai(layer).iterdir() if p.suffix in (".so", ".pyd"))
 
 
 def _suffix() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def stale_modules() -> list[str]:
+def stale_modules(layer: Path = LAYER) -> list[str]:
     """Modules whose extension for this Python is older than their source."""
+    ai = _ai(layer)
     out = []
     for name in MODULES:
-        ext = AI / f"{name}{_suffix()}"
-        if ext.exists() and ext.stat().st_mtime < (AI / f"{name}.py").stat().st_mtime:
+        ext = ai / f"{name}{_suffix()}"
+        if ext.exists() and ext.stat().st_mtime < (ai / f"{name}.py").stat().st_mtime:
             out.append(name)
     return out
 
 
-def up_to_date() -> bool:
+def up_to_date(layer: Path = LAYER) -> bool:
     """Every module compiled for this Python, newer than its source and than this script."""
-    exts = [AI / f"{name}{_suffix()}" for name in (*MODULES, GROUP.rpartition(".")[2] + "__mypyc")]
+    ai = _ai(layer)
+    exts = [ai / f"{name}{_suffix()}" for name in (*MODULES, GROUP.rpartition(".")[2] + "__mypyc")]
     if not all(ext.exists() for ext in exts):
         return False
     oldest = min(ext.stat().st_mtime for ext in exts)
-    sources = [AI / f"{name}.py" for name in MODULES] + [Path(__file__).resolve()]
+    sources = [ai / f"{name}.py" for name in MODULES] + [Path(__file__).resolve()]
     return all(src.stat().st_mtime <= oldest for src in sources)
 
 
-def clean() -> None:
-    for path in compiled_files():
+def clean(layer: Path = LAYER) -> None:
+    for path in compiled_files(layer):
         path.unlink()
-        print(f"removed {path.relative_to(ROOT)}")
+        print(f"removed {path}")
 
 
-def build(strict: bool) -> int:
+def build(strict: bool, layer: Path = LAYER) -> int:
     try:
         import mypyc.build  # noqa: F401  (present with the pinned mypy)
     except ImportError:
@@ -95,19 +102,20 @@ def build(strict: bool) -> int:
             f"                           target_dir={tmp + '/c'!r}))\n"
         )
         # The sources are read relative to the layer, so 'connect6' is the package root.
-        result = subprocess.run([sys.executable, str(setup_py)], cwd=LAYER, capture_output=True, text=True,
+        result = subprocess.run([sys.executable, str(setup_py)], cwd=layer, capture_output=True, text=True,
                                 check=False)
         if result.returncode != 0:
             sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
             return _give_up("the mypyc build failed (output above)", strict)
-        built = sorted((Path(tmp) / "lib" / "connect6" / "ai").glob(f"*{_suffix()}"))
+        built = sorted(_ai(Path(tmp) / "lib").glob(f"*{_suffix()}"))
+        ai = _ai(layer)
         for path in built:
             # Copy, then rename over the old module: a running engine (an arena game) keeps the
             # file it has loaded instead of seeing it rewritten under it.
-            part = AI / f".{path.name}.part"
+            part = ai / f".{path.name}.part"
             shutil.copy2(path, part)
-            os.replace(part, AI / path.name)
-            print(f"wrote {(AI / path.name).relative_to(ROOT)}")
+            os.replace(part, ai / path.name)
+            print(f"wrote {ai / path.name}")
     print(f"compiled {', '.join(MODULES)} for Python {sys.version_info.major}.{sys.version_info.minor} "
           f"in {time.perf_counter() - t0:.1f} s")
     return 0
@@ -124,21 +132,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--status", action="store_true", help="list the compiled modules and stale ones")
     ap.add_argument("--strict", action="store_true", help="fail (exit 1) when the build cannot run")
     ap.add_argument("--force", action="store_true", help="build even when the modules are up to date")
+    ap.add_argument("--layer", type=Path, default=LAYER,
+                    help="the folder holding the connect6 package (default: this repository's layer)")
     args = ap.parse_args(argv)
+    layer = args.layer.resolve()
     if args.clean:
-        clean()
+        clean(layer)
         return 0
     if args.status:
-        for path in compiled_files():
-            print(path.relative_to(ROOT))
-        stale = stale_modules()
+        for path in compiled_files(layer):
+            print(path)
+        stale = stale_modules(layer)
         if stale:
             print(f"stale (older than the source): {', '.join(stale)}; run `make compile`")
         return 1 if stale else 0
-    if not args.force and up_to_date():
+    if not args.force and up_to_date(layer):
         print(f"compiled engine up to date for Python {sys.version_info.major}.{sys.version_info.minor}")
         return 0
-    return build(args.strict)
+    return build(args.strict, layer)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ compiled engine in this process and the pure engine in a subprocess (a copy of t
 without the extension modules) return the same stones, reason, score, depth and node count.
 
 ``make test`` builds the compiled modules first and sets ``CONNECT6_EXPECT_COMPILED=1``, so there
-this test must find them; elsewhere it is skipped when they are absent.
+this test must find them; elsewhere it is skipped when they are absent. And a Python of another
+version (Lambda's 3.12) ignores modules compiled for this one: it imports and plays pure.
 """
 
 from __future__ import annotations
 
+import glob
 import importlib
 import json
 import os
@@ -76,6 +78,45 @@ def test_the_suite_runs_the_compiled_engine_when_make_test_built_it() -> None:
     # Then every hot module is the extension module, not its source
     assert all(f.endswith((".so", ".pyd")) for f in files.values()), (
         f"make test expected the compiled engine, but it imports {files}: did `make compile` fail?")
+
+
+def _other_python() -> str | None:
+    """A Python of another minor version than this one (Lambda's 3.12 first), if the machine has one."""
+    pyenv = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    for version in ("3.12", "3.13", "3.11"):
+        candidates = [*sorted(glob.glob(f"{pyenv}/versions/{version}.*/bin/python{version}"), reverse=True),
+                      shutil.which(f"python{version}")]
+        for found in candidates:
+            if found is None:
+                continue
+            probe = subprocess.run([found, "-c", "import sys; print(sys.version_info[:2])"],
+                                   capture_output=True, text=True, check=False)
+            if probe.returncode == 0 and probe.stdout.strip() == str(tuple(map(int, version.split(".")))) \
+                    and version != f"{sys.version_info.major}.{sys.version_info.minor}":
+                return found
+    return None
+
+
+def test_another_python_ignores_the_compiled_modules_and_plays_pure(tmp_path: Path) -> None:
+    files = _compiled()
+    if not all(f.endswith((".so", ".pyd")) for f in files.values()):
+        pytest.skip("the engine is not compiled here (run `make compile`)")
+    other = _other_python()
+    if other is None:
+        pytest.skip("no Python of another version on this machine")
+    # Given the layer as it is here, with modules compiled for this Python beside the sources
+    # When another Python (Lambda's 3.12) imports it and plays a move
+    script = ("import json, connect6.ai.board as b; from connect6.ai import search; "
+              "from connect6.rules import Position; p = Position(19); p.play([180]); "
+              "r = search(p, 'hard', budget_s=0.2); print(json.dumps([b.__file__, r.stones, r.nodes]))")
+    run = subprocess.run([other, "-s", "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(PACKAGE.parent)},
+                         check=False)
+    # Then it imports the pure-Python sources and answers with two stones
+    assert run.returncode == 0, run.stderr
+    module, move, nodes = json.loads(run.stdout)
+    assert module == str(PACKAGE / "ai" / "board.py")
+    assert len(set(move)) == 2 and nodes > 0
 
 
 @pytest.mark.slow
