@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 3000
 
-.PHONY: run test lint unit venv browser clean openapi
+.PHONY: run test lint unit venv compile browser clean openapi
 
 $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,16 @@ $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt pyproj
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed compile
+
+# The engine's compiled core (tools/compile_engine.py: mypyc, about 20-40 s, only when an engine
+# source changed): extension modules beside the sources, never committed; without a C compiler the
+# pure-Python engine stays. COMPILE=0 skips it (and `make test` then does not require it).
+COMPILE ?= 1
+compile: $(VENV)/.installed
+ifeq ($(COMPILE),1)
+	$(PY) tools/compile_engine.py
+endif
 
 run: venv
 	$(PY) tools/local_api.py --port $(PORT)
@@ -43,7 +52,8 @@ test: venv browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest -q
+	CONNECT6_EXPECT_COMPILED=$(COMPILE) $(VENV)/bin/pytest -q
 
 clean:
+	$(PYTHON) tools/compile_engine.py --clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .aws-sam

@@ -3,6 +3,7 @@ the layer: tests/ and tools/ hold helper modules that are not meant to be import
 
 from __future__ import annotations
 
+import importlib.machinery
 from pathlib import Path
 
 import pytest
@@ -14,5 +15,23 @@ LAYER = Path(__file__).resolve().parent / "layers" / "connect6" / "connect6"
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> DoctestModule | None:
     # __main__.py runs the command line when imported; pytest's own collector skips it too.
     if file_path.suffix == ".py" and file_path.name != "__main__.py" and LAYER in file_path.resolve().parents:
+        if _compiled(file_path):
+            return None  # the engine's compiled modules (tools/compile_engine.py) are imported instead
         return DoctestModule.from_parent(parent, path=file_path)
     return None
+
+
+def _compiled(source: Path) -> bool:
+    return any(source.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Python imports a compiled engine module even when its source has changed since the build:
+    # testing that stale build would test old code.
+    stale = [source.name for source in sorted(LAYER.glob("ai/*.py"))
+             if any(ext.stat().st_mtime < source.stat().st_mtime
+                    for ext in (source.with_suffix(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
+                    if ext.exists())]
+    if stale:
+        pytest.exit(f"the compiled engine is older than {', '.join(stale)}: run `make compile` "
+                    "(or `python tools/compile_engine.py --clean` for the pure engine)", returncode=4)

@@ -6,6 +6,7 @@ they are reproducible without data files). For each position and level it prints
 time, the completed depth and the nodes; then median/p99/max per level.
 
     python tools/bench_ai.py --size 19 --positions 12 --levels normal hard
+    python tools/bench_ai.py --positions 20 --levels hard --clock cpu   # nodes per CPU second
     python tools/bench_ai.py --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
 
 ``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
@@ -20,12 +21,13 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "layers" / "connect6"))
 
-from connect6.ai import DEFAULT_BUDGETS, search  # noqa: E402
+from connect6.ai import DEFAULT_BUDGETS, clock, search  # noqa: E402
 from connect6.ai.board import Board, count_hits  # noqa: E402
 from connect6.rules import Position  # noqa: E402
 
@@ -98,7 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tactics", type=Path, default=None, help="game records (JSON lines with sgf)")
     ap.add_argument("--games", type=int, default=1000, help="with --tactics: games to read")
     ap.add_argument("--max-blocks", type=int, default=3000, help="with --tactics: must-block positions")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="budgets and times in wall time or this process's CPU time (a shared machine)")
     args = ap.parse_args(argv)
+    clock.use_cpu_time(args.clock == "cpu")
+    timer = time.process_time if args.clock == "cpu" else time.perf_counter
+    engine = Path(sys.modules[Board.__module__].__file__ or "?").name
+    print(f"engine: {'compiled' if engine.endswith(('.so', '.pyd')) else 'pure Python'} ({engine}); "
+          f"{args.clock} clock")
     if args.tactics is not None:
         return tactics(args.tactics, args.games, args.max_blocks, args.levels,
                        args.budget if args.budget is not None else 0.01)
@@ -116,22 +125,30 @@ def main(argv: list[str] | None = None) -> int:
         b.remove(mid, 0)
     print(f"place+remove: {n / (time.perf_counter() - t0):,.0f} per second")
     pos_list = positions(args.size, args.positions, args.seed)
+    # Runs compare only on the same positions (easy's self-play is cut by its clock).
+    print(f"positions: crc {zlib.crc32(repr([p.cells for p in pos_list]).encode()):08x}")
     for level in args.levels:
         budget = args.budget if args.budget is not None else DEFAULT_BUDGETS[level]
-        times, depths, nodes = [], [], []
+        times, depths, nodes, rates = [], [], [], []
         for i, pos in enumerate(pos_list):
-            t = time.perf_counter()
+            t = timer()
             r = search(pos, level, budget_s=budget, rng=random.Random(i))
-            dt = time.perf_counter() - t
+            dt = timer() - t
             times.append(dt)
             depths.append(r.depth)
             nodes.append(r.nodes)
+            rates.append(r.nodes / max(dt, 1e-9))
             print(f"  {level:6s} pos {i:2d} turn {pos.turn_number:2d}: {dt * 1000:7.1f} ms depth {r.depth} "
                   f"nodes {r.nodes:6d} ({r.nodes / max(dt, 1e-9):7.0f}/s) {r.reason}")
         times.sort()
         print(f"{level}: budget {budget * 1000:.0f} ms; time median {statistics.median(times) * 1000:.1f} "
               f"max {times[-1] * 1000:.1f} ms; depth median {statistics.median(depths)}; "
-              f"nodes median {statistics.median(nodes):.0f}")
+              f"nodes median {statistics.median(nodes):.0f}; nodes/s median {statistics.median(rates):.0f}")
+        searched = [i for i, d in enumerate(depths) if d > 0]  # not won, lost or forced before alpha-beta
+        if searched:
+            print(f"{level}: {len(searched)} positions searched by alpha-beta: depth median "
+                  f"{statistics.median([depths[i] for i in searched])}, nodes/s median "
+                  f"{statistics.median([rates[i] for i in searched]):.0f}")
     return 0
 
 

@@ -269,14 +269,17 @@ class Engine:
                 board.place(a, s)
                 board.place(b, s)
                 solver = Vcdt(board, min(stop, t + each))
+                timed_out = False  # mypyc compiles no 'continue' inside try/finally
                 try:
                     refutation = solver.solve(o, min(cfg.opp_check, SCREEN_DEPTH))
                 except Timeout:
                     self._rebuild()
                     unknown.append((a, b))
-                    continue
+                    timed_out = True
                 finally:
                     self.nodes += solver.nodes
+                if timed_out:
+                    continue
                 board.remove(b, s)
                 board.remove(a, s)
                 if refutation is None:
@@ -379,15 +382,18 @@ class Engine:
             entry = None
             if refutation is None and cfg.entry_check:
                 solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
+                timed_out = False  # mypyc compiles no 'continue' inside try/finally
                 try:
                     entry = solver.entry(o, cfg.entry_check)
                 except Timeout:
                     self._rebuild()
                     if suspect is None:
                         suspect = (a, b)
-                    continue
+                    timed_out = True
                 finally:
                     self.nodes += solver.nodes
+                if timed_out:
+                    continue
             board.remove(b, s)
             board.remove(a, s)
             if refutation is None and entry is None:

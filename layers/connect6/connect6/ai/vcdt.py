@@ -10,15 +10,25 @@ search is capped by wall-clock (``Timeout`` from the caller's clock check).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from connect6.ai.board import CLEAN, Board, count_hits, hitting_moves
 from connect6.ai.clock import now
 from connect6.ai.movegen import best_free, first_candidates, point_scores
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the layer ships without it; only the compiler reads the decorator
+    def mypyc_attr(*_flags: str, **_options: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 class Timeout(Exception):
     """The search ran out of its time."""
 
 
+# Compiled (tools/compile_engine.py), the class may still be subclassed from Python (tests do).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Vcdt:
     def __init__(self, board: Board, deadline: float, max_pairs: int = 40) -> None:
         self.board = board
