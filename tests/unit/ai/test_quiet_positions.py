@@ -1,0 +1,96 @@
+"""Quiet losses against Cloudict: our move let the opponent play a single four with a building
+stone, after which every block lost to continuous double threats (tools/loss_analysis.py class
+``quiet-loss``). The engine's warning for these is the VCDT solver's single-four *entry*
+(docs/ai.md, "Forced wins"); hard's safety check rejects a chosen move that leaves one.
+
+Each case: the move played in the game leaves an entry; hard's answer (fixed search depth, a
+generous budget) leaves neither an entry nor a VCDT of up to 7 turns. The checks of the answer
+are node-limited; the answer's own time-capped checks (the root screen's per-move slices are a
+share of the budget) run on the engine's CPU clock, so another program on the machine does not cut
+them short. g36 was answered well in some runs and not in others before that (wall clock, loaded
+machine); it stays listed as failing.
+"""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from connect6.ai import clock, search
+from connect6.ai.board import Board
+from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.records import parse_label, split_labels
+from connect6.rules import Position
+
+DATA = Path(__file__).resolve().parent / "data" / "quiet_positions.jsonl"
+CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+
+MAX_DEPTH = 2
+BUDGET_S = 60.0
+NODES = 300_000
+ENTRY_DEPTH = 6  # hard's entry check
+VCDT_DEPTH = 6  # double-threat turns: refutations of up to 7 turns
+
+# Cases the engine still answers with a move that leaves an entry (xfail, not strict).
+KNOWN_FAILING: set[str] = {"hard-cd2-s1-g18-t8", "hard-cd2-s1-g36-t6"}
+
+
+class NodeLimitedVcdt(Vcdt):
+    """The repo's VCDT solver with a node limit instead of a clock."""
+
+    def __init__(self, board: Board, limit: int) -> None:
+        super().__init__(board, deadline=float("inf"))
+        self.limit = limit
+
+    def _attack(self, s: int, depth: int):
+        if self.nodes >= self.limit:
+            raise Timeout
+        return super()._attack(s, depth)
+
+
+def position_of(case: dict) -> Position:
+    pos = Position(case["size"])
+    for t in case["turns"]:
+        pos.play([(ord(t[i + 1]) - 65) * case["size"] + ord(t[i]) - 65 for i in range(0, len(t), 2)])
+    return pos
+
+
+def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
+    played = pos.copy()
+    played.play(stones)
+    return Board.from_position(played), 0 if played.to_move.value == "black" else 1
+
+
+def test_the_game_move_leaves_a_single_four_entry():
+    assert len(CASES) >= 3
+    for case in CASES:
+        pos = position_of(case)
+        assert pos.to_move.value == case["to_move"]
+        board, o = after(pos, [parse_label(x, case["size"]) for x in split_labels(case["played_lg"])])
+        assert NodeLimitedVcdt(board, NODES).entry(o, ENTRY_DEPTH) is not None, case["id"]
+
+
+def _param(case: dict):
+    marks = [pytest.mark.xfail(reason="the engine still leaves an entry", strict=False)] \
+        if case["id"] in KNOWN_FAILING else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.fixture
+def cpu_clock():
+    clock.use_cpu_time()
+    yield
+    clock.use_cpu_time(False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
+    pos = position_of(case)
+    result = search(pos, "hard", budget_s=BUDGET_S, rng=random.Random(0), max_depth=MAX_DEPTH)
+    board, o = after(pos, list(result.stones))
+    solver = NodeLimitedVcdt(board, NODES)
+    assert solver.solve(o, VCDT_DEPTH) is None, f"{case['id']}: {result.stones} leaves a VCDT"
+    assert solver.entry(o, ENTRY_DEPTH) is None, f"{case['id']}: {result.stones} leaves an entry"
+
