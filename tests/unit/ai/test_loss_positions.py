@@ -21,8 +21,9 @@ import pytest
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits
 from connect6.ai.movegen import win_now
-from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.ai.vcdt import Timeout
 from connect6.rules import Position
+from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of, stones_of
 from tools.loss_analysis import triple_threat
 
 DATA = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
@@ -34,28 +35,6 @@ VCDT_NODES = 200_000
 
 # Ids of cases the shipped engine still answers with a refuted move (xfail, not strict).
 KNOWN_FAILING: set[str] = {"hard-cd2-g25-t11"}
-
-
-class NodeLimitedVcdt(Vcdt):
-    """The repo's VCDT solver with a node limit instead of a clock."""
-
-    def __init__(self, board: Board, limit: int) -> None:
-        super().__init__(board, deadline=float("inf"))
-        self.limit = limit
-
-    def _attack(self, s: int, depth: int):
-        if self.nodes >= self.limit:
-            raise Timeout
-        return super()._attack(s, depth)
-
-
-def stones_of(text: str, size: int) -> list[int]:
-    return [(ord(text[i + 1]) - 65) * size + ord(text[i]) - 65 for i in range(0, len(text), 2)]
-
-
-def position_of(case: dict) -> Position:
-    size = case["size"]
-    return Position.from_turns([stones_of(t, size) for t in case["turns"]], size)
 
 
 def opponent_wins(position: Position, turns: int) -> bool:

@@ -19,9 +19,9 @@ import pytest
 
 from connect6.ai import clock, search
 from connect6.ai.board import Board
-from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.records import parse_label, split_labels
 from connect6.rules import Position
+from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
 
 DATA = Path(__file__).resolve().parent / "data" / "quiet_positions.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
@@ -34,26 +34,6 @@ VCDT_DEPTH = 6  # double-threat turns: refutations of up to 7 turns
 
 # Cases the engine still answers with a move that leaves an entry (xfail, not strict).
 KNOWN_FAILING: set[str] = {"hard-cd2-s1-g18-t8", "hard-cd2-s1-g36-t6"}
-
-
-class NodeLimitedVcdt(Vcdt):
-    """The repo's VCDT solver with a node limit instead of a clock."""
-
-    def __init__(self, board: Board, limit: int) -> None:
-        super().__init__(board, deadline=float("inf"))
-        self.limit = limit
-
-    def _attack(self, s: int, depth: int):
-        if self.nodes >= self.limit:
-            raise Timeout
-        return super()._attack(s, depth)
-
-
-def position_of(case: dict) -> Position:
-    pos = Position(case["size"])
-    for t in case["turns"]:
-        pos.play([(ord(t[i + 1]) - 65) * case["size"] + ord(t[i]) - 65 for i in range(0, len(t), 2)])
-    return pos
 
 
 def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
