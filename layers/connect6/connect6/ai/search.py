@@ -9,7 +9,9 @@ before the deadline.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.clock import now
@@ -22,6 +24,8 @@ MATE = WIN - 1000  # scores beyond this are wins/losses in a known number of pli
 INF = WIN * 2
 EXACT, LOWER, UPPER = 0, 1, 2
 SIDE_KEY = 0x5851F42D4C957F2D
+
+Found = TypeVar("Found")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,6 +115,20 @@ class Engine:
     def _rebuild(self) -> None:
         """After a timeout the board is mid-line: rebuild it from the position."""
         self.board = Board.from_position(self.position)
+
+    def _timed(self, check: Callable[[int, int], Found], solver: Vcdt, side: int,
+               depth: int) -> tuple[Found | None, bool]:
+        """``check(side, depth)``, one of ``solver``'s searches: (its answer, False), or (None,
+        True) when it ran out of time (the board, left mid-line, is rebuilt). The nodes it
+        searched count for this search either way."""
+        before = solver.nodes
+        try:
+            return check(side, depth), False
+        except Timeout:
+            self._rebuild()
+            return None, True
+        finally:
+            self.nodes += solver.nodes - before
 
     # ------------------------------------------------------------------ root
     def run(self) -> SearchResult:
@@ -223,13 +241,7 @@ class Engine:
         cfg = self.cfg
         deadline = min(self.end, now() + self.budget * cfg.vcdt_share)
         solver = Vcdt(self.board, deadline)
-        try:
-            return solver.solve(self.side, cfg.vcdt_depth)
-        except Timeout:
-            self._rebuild()
-            return None
-        finally:
-            self.nodes += solver.nodes
+        return self._timed(solver.solve, solver, self.side, cfg.vcdt_depth)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
                 ) -> tuple[list[tuple[int, int]], int]:
@@ -269,16 +281,9 @@ class Engine:
                 board.place(a, s)
                 board.place(b, s)
                 solver = Vcdt(board, min(stop, t + each))
-                timed_out = False  # mypyc compiles no 'continue' inside try/finally
-                try:
-                    refutation = solver.solve(o, min(cfg.opp_check, SCREEN_DEPTH))
-                except Timeout:
-                    self._rebuild()
-                    unknown.append((a, b))
-                    timed_out = True
-                finally:
-                    self.nodes += solver.nodes
+                refutation, timed_out = self._timed(solver.solve, solver, o, min(cfg.opp_check, SCREEN_DEPTH))
                 if timed_out:
+                    unknown.append((a, b))
                     continue
                 board.remove(b, s)
                 board.remove(a, s)
@@ -331,15 +336,13 @@ class Engine:
         o = 1 - self.side
         deadline = min(self.end, now() + self.budget * cfg.zone_share)
         solver = Vcdt(self.board, deadline)
-        try:
-            found = solver.solve(o, cfg.opp_check) is not None
-            if not found and cfg.entry_check:
-                found = solver.entry(o, cfg.entry_check) is not None
-        except Timeout:
-            self._rebuild()
+        refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
+        found = refutation is not None
+        if not found and not timed_out and cfg.entry_check:
+            entry, timed_out = self._timed(solver.entry, solver, o, cfg.entry_check)
+            found = entry is not None
+        if timed_out:
             return None
-        finally:
-            self.nodes += solver.nodes
         return solver.zone if found else None
 
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
@@ -371,28 +374,17 @@ class Engine:
             board.place(a, s)
             board.place(b, s)
             solver = Vcdt(board, now() + left * 0.5)
-            try:
-                refutation = solver.solve(o, cfg.opp_check)
-            except Timeout:
+            refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
+            if timed_out:
                 # Unproven either way; if ``best`` was already refuted, this is no worse.
-                self._rebuild()
                 return (a, b)
-            finally:
-                self.nodes += solver.nodes
             entry = None
             if refutation is None and cfg.entry_check:
                 solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
-                timed_out = False  # mypyc compiles no 'continue' inside try/finally
-                try:
-                    entry = solver.entry(o, cfg.entry_check)
-                except Timeout:
-                    self._rebuild()
+                entry, timed_out = self._timed(solver.entry, solver, o, cfg.entry_check)
+                if timed_out:
                     if suspect is None:
                         suspect = (a, b)
-                    timed_out = True
-                finally:
-                    self.nodes += solver.nodes
-                if timed_out:
                     continue
             board.remove(b, s)
             board.remove(a, s)
