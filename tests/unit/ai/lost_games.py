@@ -3,6 +3,7 @@ VCDT solver limited by nodes instead of a clock (so a check's verdict does not d
 machine's load)."""
 
 from connect6.ai.board import Board
+from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 
@@ -20,12 +21,7 @@ class NodeLimitedVcdt(Vcdt):
         return super()._attack(s, depth)
 
 
-def stones_of(text: str, size: int) -> list[int]:
-    """Arena letters (two per stone, column then row, ``A`` at the left/bottom) as points."""
-    return [(ord(text[i + 1]) - 65) * size + ord(text[i]) - 65 for i in range(0, len(text), 2)]
-
-
 def position_of(case: dict) -> Position:
     """A case's position: its ``turns`` in arena letters on a board of its ``size``."""
     size = case["size"]
-    return Position.from_turns([stones_of(t, size) for t in case["turns"]], size)
+    return Position.from_turns([parse_stones(t, size) for t in case["turns"]], size)

@@ -21,9 +21,10 @@ import pytest
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits
 from connect6.ai.movegen import win_now
+from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Timeout
 from connect6.rules import Position
-from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of, stones_of
+from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
 from tools.loss_analysis import triple_threat
 
 DATA = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
@@ -61,13 +62,13 @@ def test_the_cases_are_real_positions_with_their_refutations():
         pos = position_of(case)
         assert pos.to_move.value == case["to_move"] and not pos.is_over
         played = pos.copy()
-        played.play(stones_of(case["played"], case["size"]))
+        played.play(parse_stones(case["played"], case["size"]))
         if case["class"] != "own-win-missed":
             # the recorded move really lost to a forced win...
             assert opponent_wins(played, case["refutation_turns"]), case["id"]
             # ...and the recorded better move does not
             better = pos.copy()
-            better.play(stones_of(case["better"], case["size"]))
+            better.play(parse_stones(case["better"], case["size"]))
             assert not opponent_wins(better, case["refutation_turns"]), case["id"]
 
 
