@@ -28,10 +28,10 @@ def _compiled(source: Path) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     # Python imports a compiled engine module even when its source has changed since the build:
     # testing that stale build would test old code.
-    stale = [source.name for source in sorted(LAYER.glob("ai/*.py"))
-             if any(ext.stat().st_mtime < source.stat().st_mtime
-                    for ext in (source.with_suffix(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
-                    if ext.exists())]
+    from tools.compile_engine import stale_modules
+
+    stale = stale_modules()
     if stale:
-        pytest.exit(f"the compiled engine is older than {', '.join(stale)}: run `make compile` "
-                    "(or `python tools/compile_engine.py --clean` for the pure engine)", returncode=4)
+        pytest.exit(f"the compiled engine is older than {', '.join(f'{name}.py' for name in stale)}: run "
+                    "`make compile` (or `python tools/compile_engine.py --clean` for the pure engine)",
+                    returncode=4)
