@@ -1,10 +1,12 @@
 """Quiet losses against Cloudict: our move let the opponent play a single four with a building
 stone, after which every block lost to continuous double threats (tools/loss_analysis.py class
 ``quiet-loss``). The engine's warning for these is the VCDT solver's single-four *entry*
-(docs/ai.md, "Forced wins"); hard's safety check rejects a chosen move that leaves one.
+(docs/ai.md, "Forced wins"); hard's safety check rejects a chosen move that leaves one (its
+cheap form, ``Vcdt.warning``: the defender's free stone on its 4 best points only).
 
-Each case: the move played in the game leaves an entry; hard's answer (fixed search depth, a
-generous budget) leaves neither an entry nor a VCDT of up to 7 turns. The checks of the answer
+Each case: the move played in the game leaves an entry, as a warning and as a proof (every free
+stone tried); hard's answer (fixed search depth, a generous budget) leaves neither a warning nor
+a VCDT of up to 7 turns. The checks of the answer
 are node-limited; the answer's own time-capped checks (the root screen's per-move slices are a
 share of the budget) run on the engine's CPU clock, so another program on the machine does not cut
 them short. g36 was answered well in some runs and not in others before that (wall clock, loaded
@@ -48,6 +50,8 @@ def test_the_game_move_leaves_a_single_four_entry():
         pos = position_of(case)
         assert pos.to_move.value == case["to_move"]
         board, o = after(pos, [parse_label(x, case["size"]) for x in split_labels(case["played_lg"])])
+        assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is not None, case["id"]
+        # and the entry is a forced win, whatever the defender's free stone
         assert NodeLimitedVcdt(board, NODES).entry(o, ENTRY_DEPTH) is not None, case["id"]
 
 
@@ -72,5 +76,5 @@ def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
     board, o = after(pos, list(result.stones))
     solver = NodeLimitedVcdt(board, NODES)
     assert solver.solve(o, VCDT_DEPTH) is None, f"{case['id']}: {result.stones} leaves a VCDT"
-    assert solver.entry(o, ENTRY_DEPTH) is None, f"{case['id']}: {result.stones} leaves an entry"
+    assert solver.warning(o, ENTRY_DEPTH) is None, f"{case['id']}: {result.stones} leaves an entry"
 

@@ -7,7 +7,8 @@ import pytest
 
 from connect6.ai import LEVELS, choose_move, hint, search
 from connect6.ai.board import Board, count_hits, hitting_moves
-from connect6.ai.search import LEVEL_CONFIGS
+from connect6.ai.protocol import parse_stones
+from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, Engine
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
 from tools.positions import ENGINE_GAMES, load_games
@@ -191,3 +192,26 @@ def test_answers_on_a_nearly_full_board():
             pos.copy().play(choose_move(pos, level, budget_s=0.01))
         checked += 1
     assert checked >= 3
+
+
+def test_hard_counts_the_opponent_double_threats_a_root_move_leaves():
+    # Given Black to move against White's open diagonal three i9 j8 k7 (a game against Cloudict)
+    pos = Position(19)
+    for turn in ["JJ", "IIKI", "JIJL", "JHKG"]:
+        pos.play(parse_stones(turn, 19))
+    engine = Engine(pos, "hard", 1.0, random.Random(0))
+    close_both_ends = tuple(parse_stones("HJLF", 19))  # h10 and l6
+    far_away = tuple(parse_stones("ACSS", 19))
+    # When the root moves' penalties are computed
+    penalty = engine._potentials([close_both_ends, far_away])
+    # Then each is the level's weight times White's double-threat pairs after it, and leaving
+    # the three open costs more than closing it
+    board = Board.from_position(pos)
+    for move in (close_both_ends, far_away):
+        for q in move:
+            board.place(q, 0)
+        doubles = Vcdt(board, time.perf_counter() + 5).doubles(1, POTENTIAL_CAP)
+        assert penalty[move] == LEVEL_CONFIGS["hard"].potential * doubles
+        for q in move:
+            board.remove(q, 0)
+    assert penalty[far_away] > penalty[close_both_ends]

@@ -1,8 +1,10 @@
 """The VCDT solver's move generation, proof zones and single-four entries (positions from games
 the hard level lost against Cloudict)."""
 
+import random
 import time
 
+from connect6.ai import clock, search
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
@@ -97,10 +99,67 @@ def test_a_single_four_that_leads_into_a_vcdt_is_an_entry():
     entry = solver.entry(0, 6)
     # Then one is found, it is a single threat, and each blocking point loses to a VCDT
     assert entry is not None
-    a, b = entry
+    turns, (a, b) = entry
+    assert turns >= 3  # the four, then at least one double threat and the six
     board.place(a, 0)
     board.place(b, 0)
     sets = board.threat_sets(0)
     assert count_hits(sets) == 1
     singles, _ = hitting_moves(sets)
     assert singles
+
+
+def test_an_entry_is_a_forced_win_whatever_the_free_stone():
+    # Given the entry of the position above (the defender's free stone was only tried on the
+    # points the VCDT after the block could use)
+    board = board_of(["JJ", "IIKI", "JIIJ", "JHKJ"])
+    entry = Vcdt(board, time.perf_counter() + 60).entry(0, 6)
+    assert entry is not None
+    turns, (a, b) = entry
+    board.place(a, 0)
+    board.place(b, 0)
+    singles, pairs = hitting_moves(board.threat_sets(0))
+    assert not pairs
+    # When White blocks and puts its other stone on any empty point of the board
+    for c in singles:
+        board.place(c, 1)
+        for f in [q for q in range(board.area) if board.cells[q] < 0]:
+            board.place(f, 1)
+            # Then the free stone makes no threat and Black still wins by VCDT, within the turns
+            assert not board.thr[1]
+            found = Vcdt(board, time.perf_counter() + 60).solve(0, 6)
+            assert found is not None and found[0] + 1 <= turns, (c, f)
+            board.remove(f, 1)
+        board.remove(c, 1)
+
+
+def test_hard_plays_an_entry_as_a_forced_win():
+    # Given the position above, where Black has no VCDT but a single-four entry
+    pos = Position.from_turns([stones(t) for t in ["JJ", "IIKI", "JIIJ", "JHKJ"]], SIZE)
+    # When hard moves with time enough for its entry search (its CPU time: machine load must
+    # not cut the search short)
+    clock.use_cpu_time()
+    try:
+        result = search(pos, "hard", budget_s=30.0, rng=random.Random(0))
+    finally:
+        clock.use_cpu_time(False)
+    # Then it announces a forced win and plays a single threat
+    assert result.reason.startswith("forced win in "), result.reason
+    board = Board.from_position(pos)
+    for q in result.stones:
+        board.place(q, 0)
+    assert count_hits(board.threat_sets(0)) == 1
+
+
+def test_the_free_partner_of_a_double_threat_stone_may_build_from_a_lone_stone():
+    # Given a game position (hard as Black just played IG KH against Cloudict depth 2), where
+    # White's diagonal three becomes a double threat with one stone (l6) and White won by six
+    # double-threat turns, the first partner (l8) sharing an open window with one White stone only
+    board = board_of(["JJ", "IIKI", "JIJL", "JHKG", "IGKH"])
+    assert not board.thr[0] and not board.thr[1]
+    # When White's VCDTs are searched
+    found = Vcdt(board, time.perf_counter() + 60).solve(1, 8)
+    # Then one is found (the solver paired such stones only with points of windows holding two or
+    # three White stones before, and missed every line here)
+    assert found is not None
+    assert found[0] <= 7

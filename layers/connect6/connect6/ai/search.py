@@ -41,6 +41,7 @@ class LevelConfig:
     entry_check: int = 0  # VCDT depth after an opponent's single threat in the safety check (0: none)
     zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
+    potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
@@ -51,7 +52,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8),
+                        zone_share=0.25, screen_safe=8, potential=40),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -71,10 +72,14 @@ SCREEN_EACH = 0.04
 SCREEN_DEPTH = 6
 # Zone points used as first stones when the screen widens to a refutation zone.
 ZONE_FIRSTS = 16
+# Share of the budget for the own single-threat entry (a four, then double threats).
+OWN_ENTRY_SHARE = 0.1
 # Share of the time left that one candidate's single-threat entry check may use.
 ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
+# Opponent double-threat pairs counted per root move at most (see Engine._potentials).
+POTENTIAL_CAP = 100
 # Easy picks at random among its best one-ply moves within this margin of the best.
 EASY_MARGIN = 15000
 
@@ -174,6 +179,11 @@ class Engine:
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
+            if cfg.entry_check and not sets:
+                found = self._own_entry()
+                if found is not None:
+                    turns, pair = found
+                    return self._result(pair, f"forced win in {turns} turns", WIN - turns)
         if cfg.zone_share > 0 and not sets:
             zone = self._threat_zone()
             if zone:
@@ -203,7 +213,7 @@ class Engine:
             turns = (WIN - score) // 2 + 1
             return self._result(best, f"forced win in {turns} turns", score, depth)
         if cfg.opp_check and score > -MATE:
-            best = self._safe(best, order, bool(sets))
+            best = self._safe(best, order, sets)
         if score <= -MATE and not sets:
             reason = "lost against best play: resists longest"
         return self._result(best, reason, score, depth)
@@ -242,6 +252,12 @@ class Engine:
         deadline = min(self.end, now() + self.budget * cfg.vcdt_share)
         solver = Vcdt(self.board, deadline)
         return self._timed(solver.solve, solver, self.side, cfg.vcdt_depth)[0]
+
+    def _own_entry(self) -> tuple[int, tuple[int, int]] | None:
+        """A single threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
+        deadline = min(self.end, now() + self.budget * OWN_ENTRY_SHARE)
+        solver = Vcdt(self.board, deadline)
+        return self._timed(solver.entry, solver, self.side, self.cfg.entry_check)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
                 ) -> tuple[list[tuple[int, int]], int]:
@@ -339,20 +355,22 @@ class Engine:
         refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
         found = refutation is not None
         if not found and not timed_out and cfg.entry_check:
-            entry, timed_out = self._timed(solver.entry, solver, o, cfg.entry_check)
+            entry, timed_out = self._timed(solver.warning, solver, o, cfg.entry_check)
             found = entry is not None
         if timed_out:
             return None
         return solver.zone if found else None
 
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
-              forced: bool) -> tuple[int, int]:
+              sets: list[tuple[int, ...]]) -> tuple[int, int]:
         """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
-        far as the clock allows: moves that touch the refutation's first pair first (and, when
-        not forced to block, that pair itself), then the search's order."""
+        far as the clock allows: moves that touch the refutation's first pair first (when not
+        forced to block, that pair itself; when blocking, each blocking point with one of its
+        points), then the search's order."""
         s = self.side
         o = 1 - s
         cfg = self.cfg
+        blocks = hitting_moves(sets)[0] if sets else []
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
         # If no move tried is safe, play (in this order) the first whose entry check ran out of
@@ -381,7 +399,7 @@ class Engine:
             entry = None
             if refutation is None and cfg.entry_check:
                 solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
-                entry, timed_out = self._timed(solver.entry, solver, o, cfg.entry_check)
+                entry, timed_out = self._timed(solver.warning, solver, o, cfg.entry_check)
                 if timed_out:
                     if suspect is None:
                         suspect = (a, b)
@@ -398,9 +416,14 @@ class Engine:
                 assert entry is not None
                 if entered is None:
                     entered = (a, b)
-                x, y = entry
+                x, y = entry[1]
             front = [p for p in queue if x in p or y in p]
-            if not forced:
+            if sets:
+                # Forced to block: each blocking point with a stone on the refutation's first
+                # pair (the free stone takes the attacker's point; such a pair is often not
+                # among the searched moves).
+                front = [(h, q) for h in blocks for q in (x, y) if q != h] + front
+            else:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
         return suspect or entered or fallback
@@ -416,6 +439,7 @@ class Engine:
         limit = self.max_depth if self.max_depth is not None else 64
         order = list(pairs)
         self.deadline = self.end
+        penalty = self._potentials(order) if self.cfg.potential else {}
         ab_start = now()
         for depth in range(1, limit + 1):
             if depth > 1 and now() > ab_start + (self.end - ab_start) * NEW_ITERATION:
@@ -429,14 +453,19 @@ class Engine:
                     board = self.board
                     board.place(a, s)
                     board.place(b, s)
+                    pen = penalty.get((a, b), 0)
+                    # The move must beat alpha after its penalty: the window moves by it.
+                    bar = alpha + pen if alpha > -INF else -INF
                     if i == 0:
-                        v = -self._ab(1 - s, depth - 1, -INF, -alpha, 1)
+                        v = -self._ab(1 - s, depth - 1, -INF, INF, 1)
                     else:
-                        v = -self._ab(1 - s, depth - 1, -alpha - 1, -alpha, 1)
-                        if v > alpha:
-                            v = -self._ab(1 - s, depth - 1, -INF, -alpha, 1)
+                        v = -self._ab(1 - s, depth - 1, -bar - 1, -bar, 1)
+                        if v > bar:
+                            v = -self._ab(1 - s, depth - 1, -INF, -bar, 1)
                     board.remove(b, s)
                     board.remove(a, s)
+                    if -MATE < v < MATE:
+                        v -= pen
                     scores[(a, b)] = v
                     if v > cur_v:
                         cur_v = v
@@ -456,6 +485,27 @@ class Engine:
             if best_v >= MATE or best_v <= -MATE:
                 break
         return best, best_v, done_depth, order
+
+    def _potentials(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+        """Per root move: ``potential`` times the number of opponent pairs that would make a
+        double threat after it (capped). Quiet losses began in positions where the opponent
+        had dozens of them (tools/loss_analysis.py): too many to defend a turn later, and
+        beyond what the search and the VCDT checks see."""
+        s = self.side
+        o = 1 - s
+        board = self.board
+        out: dict[tuple[int, int], int] = {}
+        solver = Vcdt(board, self.end)
+        for a, b in pairs:
+            if now() > self.end:
+                break
+            board.place(a, s)
+            board.place(b, s)
+            n = solver.doubles(o, POTENTIAL_CAP) if not board.thr[o] and not board.thr[s] else 0
+            board.remove(b, s)
+            board.remove(a, s)
+            out[(a, b)] = self.cfg.potential * n
+        return out
 
     # ------------------------------------------------------------------ alpha-beta
     def _ab(self, s: int, depth: int, alpha: int, beta: int, ply: int) -> int:

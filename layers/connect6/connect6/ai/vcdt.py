@@ -23,6 +23,13 @@ except ImportError:  # the layer ships without it; only the compiler reads the d
         return lambda cls: cls
 
 
+# Best points (by the attacker's point scores) also tried as the free partner of a stone that
+# alone makes two threats.
+FREE_PARTNERS = 12
+# Free stones the defender tries per block in :meth:`Vcdt.warning`.
+WARNING_FREE = 4
+
+
 class Timeout(Exception):
     """The search ran out of its time."""
 
@@ -96,18 +103,36 @@ class Vcdt:
                     if key not in pairs:
                         pairs[key] = weight[a] + weight[b]
         # A stone that alone makes two threats leaves its partner free: pair it with every
-        # point of the attacker's open windows (the partner builds the next threat).
+        # point of the attacker's open windows and with its best other points (the partner
+        # builds the next threat, often from a window with one stone so far).
+        builders: list[int] | None = None
         for a in single_list:
             own = [tuple([q for q in em if q != a]) for k, em in through[a] if k == 3]
             if len(own) >= 2 and count_hits(own, 2) >= 2:
+                if builders is None:
+                    scored = point_scores(board, s, first_candidates(board))[:FREE_PARTNERS]
+                    builders = [q for _, q in scored if q not in through]
                 wa = weight[a]
-                for b in through:
+                for b in list(through) + builders:
                     if b != a:
                         key = (a, b) if a < b else (b, a)
                         if key not in pairs:
-                            pairs[key] = wa + weight[b]
+                            pairs[key] = wa + weight.get(b, 0)
         ranked = sorted(pairs, key=lambda k: -pairs[k])
         return ranked, through
+
+    def doubles(self, s: int, cap: int) -> int:
+        """How many pairs would give ``s`` (to move, no threat windows) two or more threats, at
+        most ``cap``: its attacking potential."""
+        candidates, through = self._pairs(s)
+        n = 0
+        for a, b in candidates:
+            made = self._made(a, b, through)
+            if len(made) >= 2 and count_hits(made, 2) >= 2:
+                n += 1
+                if n >= cap:
+                    break
+        return n
 
     @staticmethod
     def _made(a: int, b: int, through: dict[int, list[tuple[int, tuple[int, ...]]]]
@@ -257,14 +282,17 @@ class Vcdt:
                 out.append(key)
         return out
 
-    def entry(self, s: int, depth: int, k_free: int = 4, k_first: int = 8, k_second: int = 6,
-              k_two: int = 18) -> tuple[int, int] | None:
-        """A move with which ``s`` (to move, no threat windows on the board) makes exactly one
-        threat such that after every block — the blocking stone with one of the defender's
-        ``k_free`` best free stones — ``s`` has a VCDT within ``depth`` turns; None if no such
-        move is found. This is how most games against a VCF-searching engine were lost: a
-        single four first, a double-threat chain after it. Heuristic for the defender (only its
-        best free stones are tried): a warning, not a proof. Raises :class:`Timeout`."""
+    def entry(self, s: int, depth: int, k_free: int = 0, k_first: int = 8, k_second: int = 6,
+              k_two: int = 18) -> tuple[int, tuple[int, int]] | None:
+        """``(attacker turns to the six, first pair)`` for a move with which ``s`` (to move, no
+        threat windows on the board) makes exactly one threat such that after every block ``s``
+        has a VCDT within ``depth`` turns; None if no such move is found among the candidates.
+        This is how most games against a VCF-searching engine were lost: a single four first, a
+        double-threat chain after it. With ``k_free == 0`` the defender's free stone is tried on
+        every point that could matter (see :meth:`_free_stone_holds`): a found entry is a forced
+        win. With ``k_free > 0`` only on the defender's ``k_free`` best points: a cheaper
+        warning, which may also report entries a better free stone would stop.
+        Raises :class:`Timeout`."""
         board = self.board
         o = 1 - s
         if board.thr[s] or board.thr[o]:
@@ -277,28 +305,86 @@ class Vcdt:
             place(a, s)
             place(b, s)
             sets = board.threat_sets(s)
-            lost_everywhere = False
+            turns = 0
             if sets and count_hits(sets) == 1:
                 singles, pairs = hitting_moves(sets)
-                defences: list[tuple[int, int]] = []
+                turns = 1
                 for c in singles:
                     place(c, o)
-                    defences.extend([(c, f) for _, f in best_free(board, o, (c,), k_free)])
+                    lasts = self._free_stone_holds(s, depth, k_free)
                     remove(c, o)
-                defences.extend(pairs)
-                lost_everywhere = bool(defences)
-                for c, f in defences:
-                    place(c, o)
-                    place(f, o)
-                    holds = bool(board.thr[o]) or self.solve(s, depth) is None
-                    remove(f, o)
-                    remove(c, o)
-                    if holds:
-                        lost_everywhere = False
+                    if lasts < 0:
+                        turns = 0
                         break
+                    turns = max(turns, lasts)
+                for c, d in pairs if turns else ():
+                    place(c, o)
+                    place(d, o)
+                    found = None if board.thr[o] else self.solve(s, depth)
+                    remove(d, o)
+                    remove(c, o)
+                    if found is None:
+                        turns = 0
+                        break
+                    turns = max(turns, found[0])
             remove(b, s)
             remove(a, s)
-            if lost_everywhere:
+            if turns:
                 self._mark(a, b, sets)
-                return a, b
+                return turns + 1, (a, b)
         return None
+
+    def warning(self, s: int, depth: int) -> tuple[int, tuple[int, int]] | None:
+        """:meth:`entry` with the defender's free stone on its best few points only: the cheap
+        check the defence uses (a false alarm costs a worse move, a missed entry the game)."""
+        return self.entry(s, depth, k_free=WARNING_FREE)
+
+    def _free_stone_holds(self, s: int, depth: int, k_free: int) -> int:
+        """The defender has placed one stone of its turn (a block); with the other anywhere,
+        the longest VCDT ``s`` then has (attacker turns), or -1 if some free stone stops every
+        VCDT within ``depth``. With ``k_free``, only the defender's ``k_free`` best points are
+        tried. Otherwise only stones on the zone of the VCDT found without the free stone can
+        stop it, or stones that give the defender a threat (the attacker must answer it), and
+        each of those is tried."""
+        board = self.board
+        o = 1 - s
+        if board.thr[o]:
+            return -1  # the block made a threat of its own: not a forced line any more
+        if k_free:
+            longest = 0
+            for _, f in best_free(board, o, (), k_free):
+                board.place(f, o)
+                refutes = None if board.thr[o] else self.solve(s, depth)
+                board.remove(f, o)
+                if refutes is None:
+                    return -1
+                longest = max(longest, refutes[0])
+            return longest
+        outer = self.zone
+        self.zone = set()
+        try:
+            found = self.solve(s, depth)
+            zone = self.zone
+        finally:
+            self.zone = outer | self.zone
+        if found is None:
+            return -1
+        cells = board.cells
+        code = board.code
+        wins = board.wins
+        clean = CLEAN[o]
+        frees = {q for q in zone if cells[q] < 0}
+        for w in board.open[o]:
+            if clean[code[w]] == 3:
+                frees.update([q for q in wins[w] if cells[q] < 0])
+        # The attacker's first pair first: a stone there is the likeliest to stop the line.
+        first = [q for q in found[1] if q in frees]
+        longest = found[0]
+        for f in first + sorted(frees.difference(first)):
+            board.place(f, o)
+            refutes = None if board.thr[o] else self.solve(s, depth)
+            board.remove(f, o)
+            if refutes is None:
+                return -1
+            longest = max(longest, refutes[0])
+        return longest
