@@ -41,6 +41,7 @@ class LevelConfig:
     entry_check: int = 0  # VCDT depth after an opponent's single threat in the safety check (0: none)
     zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
+    entry_share: float = 0.0  # share of the budget for an own single-four entry (0: none)
     potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
 
 
@@ -52,7 +53,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8, potential=40),
+                        zone_share=0.25, screen_safe=8, entry_share=0.1, potential=40),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -72,8 +73,6 @@ SCREEN_EACH = 0.04
 SCREEN_DEPTH = 6
 # Zone points used as first stones when the screen widens to a refutation zone.
 ZONE_FIRSTS = 16
-# Share of the budget for the own single-threat entry (a four, then double threats).
-OWN_ENTRY_SHARE = 0.1
 # Share of the time left that one candidate's single-threat entry check may use.
 ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
@@ -179,7 +178,7 @@ class Engine:
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
-            if cfg.entry_check and not sets:
+            if cfg.entry_share and not sets:
                 found = self._own_entry()
                 if found is not None:
                     turns, pair = found
@@ -255,7 +254,7 @@ class Engine:
 
     def _own_entry(self) -> tuple[int, tuple[int, int]] | None:
         """A single threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
-        deadline = min(self.end, now() + self.budget * OWN_ENTRY_SHARE)
+        deadline = min(self.end, now() + self.budget * self.cfg.entry_share)
         solver = Vcdt(self.board, deadline)
         return self._timed(solver.entry, solver, self.side, self.cfg.entry_check)[0]
 
