@@ -497,7 +497,7 @@ class Engine:
         solver = Vcdt(board, self.end)
         for a, b in pairs:
             if now() > self.end:
-                break
+                return {}  # all or none: a move left uncounted would look better than it is
             board.place(a, s)
             board.place(b, s)
             n = solver.doubles(o, POTENTIAL_CAP) if not board.thr[o] and not board.thr[s] else 0

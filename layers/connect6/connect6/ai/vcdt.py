@@ -351,36 +351,31 @@ class Vcdt:
         if board.thr[o]:
             return -1  # the block made a threat of its own: not a forced line any more
         if k_free:
+            frees = [f for _, f in best_free(board, o, (), k_free)]
             longest = 0
-            for _, f in best_free(board, o, (), k_free):
-                board.place(f, o)
-                refutes = None if board.thr[o] else self.solve(s, depth)
-                board.remove(f, o)
-                if refutes is None:
-                    return -1
-                longest = max(longest, refutes[0])
-            return longest
-        outer = self.zone
-        self.zone = set()
-        try:
-            found = self.solve(s, depth)
-            zone = self.zone
-        finally:
-            self.zone = outer | self.zone
-        if found is None:
-            return -1
-        cells = board.cells
-        code = board.code
-        wins = board.wins
-        clean = CLEAN[o]
-        frees = {q for q in zone if cells[q] < 0}
-        for w in board.open[o]:
-            if clean[code[w]] == 3:
-                frees.update([q for q in wins[w] if cells[q] < 0])
-        # The attacker's first pair first: a stone there is the likeliest to stop the line.
-        first = [q for q in found[1] if q in frees]
-        longest = found[0]
-        for f in first + sorted(frees.difference(first)):
+        else:
+            outer = self.zone
+            self.zone = set()
+            try:
+                found = self.solve(s, depth)
+                zone = self.zone
+            finally:
+                self.zone = outer | self.zone
+            if found is None:
+                return -1
+            cells = board.cells
+            code = board.code
+            wins = board.wins
+            clean = CLEAN[o]
+            stoppers = {q for q in zone if cells[q] < 0}
+            for w in board.open[o]:
+                if clean[code[w]] == 3:
+                    stoppers.update([q for q in wins[w] if cells[q] < 0])
+            # The attacker's first pair first: a stone there is the likeliest to stop the line.
+            first = [q for q in found[1] if q in stoppers]
+            frees = first + sorted(stoppers.difference(first))
+            longest = found[0]
+        for f in frees:
             board.place(f, o)
             refutes = None if board.thr[o] else self.solve(s, depth)
             board.remove(f, o)
