@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from connect6.ai import clock, search
+from connect6.ai import search
 from connect6.ai.board import Board
 from connect6.records import parse_label, split_labels
 from connect6.rules import Position
@@ -59,13 +59,6 @@ def _param(case: dict):
     marks = [pytest.mark.xfail(reason="the engine still leaves an entry", strict=False)] \
         if case["id"] in KNOWN_FAILING else []
     return pytest.param(case, id=case["id"], marks=marks)
-
-
-@pytest.fixture
-def cpu_clock():
-    clock.use_cpu_time()
-    yield
-    clock.use_cpu_time(False)
 
 
 @pytest.mark.slow

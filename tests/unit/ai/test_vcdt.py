@@ -4,21 +4,17 @@ the hard level lost against Cloudict)."""
 import random
 import time
 
-from connect6.ai import clock, search
+from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
 
 SIZE = 19
 
 
-def stones(text: str) -> list[int]:
-    """Protocol letters (column then row, ``A`` at the bottom left) as points."""
-    return [(ord(text[i + 1]) - 65) * SIZE + ord(text[i]) - 65 for i in range(0, len(text), 2)]
-
-
 def board_of(turns: list[str]) -> Board:
-    return Board.from_position(Position.from_turns([stones(t) for t in turns], SIZE))
+    return Board.from_position(Position.from_turns([parse_stones(t, SIZE) for t in turns], SIZE))
 
 
 def place(board: Board, black: list[tuple[int, int]], white: list[tuple[int, int]]) -> Board:
@@ -133,16 +129,12 @@ def test_an_entry_is_a_forced_win_whatever_the_free_stone():
         board.remove(c, 1)
 
 
-def test_hard_plays_an_entry_as_a_forced_win():
+def test_hard_plays_an_entry_as_a_forced_win(cpu_clock):
     # Given the position above, where Black has no VCDT but a single-four entry
-    pos = Position.from_turns([stones(t) for t in ["JJ", "IIKI", "JIIJ", "JHKJ"]], SIZE)
+    pos = Position.from_turns([parse_stones(t, SIZE) for t in ["JJ", "IIKI", "JIIJ", "JHKJ"]], SIZE)
     # When hard moves with time enough for its entry search (its CPU time: machine load must
     # not cut the search short)
-    clock.use_cpu_time()
-    try:
-        result = search(pos, "hard", budget_s=30.0, rng=random.Random(0))
-    finally:
-        clock.use_cpu_time(False)
+    result = search(pos, "hard", budget_s=30.0, rng=random.Random(0))
     # Then it announces a forced win and plays a single threat
     assert result.reason.startswith("forced win in "), result.reason
     board = Board.from_position(pos)

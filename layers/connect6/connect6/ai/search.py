@@ -83,6 +83,11 @@ POTENTIAL_CAP = 100
 EASY_MARGIN = 15000
 
 
+def _blocks_with(blocks: list[int], x: int, y: int) -> list[tuple[int, int]]:
+    """Each blocking point paired with each of an opponent's points ``x``, ``y``."""
+    return [(h, q) for h in blocks for q in (x, y) if q != h]
+
+
 @dataclass(frozen=True)
 class SearchResult:
     stones: tuple[int, ...]
@@ -174,15 +179,12 @@ class Engine:
             return self._easy(moves, reason)
         # Own forced win.
         if cfg.vcdt_share > 0:
-            found = self._own_vcdt()
+            found = self._own_win(cfg.vcdt_share, cfg.vcdt_depth, single_four=False)
+            if found is None and cfg.entry_share and not sets:
+                found = self._own_win(cfg.entry_share, cfg.entry_check, single_four=True)
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
-            if cfg.entry_share and not sets:
-                found = self._own_entry()
-                if found is not None:
-                    turns, pair = found
-                    return self._result(pair, f"forced win in {turns} turns", WIN - turns)
         if cfg.zone_share > 0 and not sets:
             zone = self._threat_zone()
             if zone:
@@ -246,17 +248,11 @@ class Engine:
         v, a, b = pool[self.rng.randrange(len(pool))]
         return self._result((a, b), reason, v, 1)
 
-    def _own_vcdt(self) -> tuple[int, tuple[int, int]] | None:
-        cfg = self.cfg
-        deadline = min(self.end, now() + self.budget * cfg.vcdt_share)
-        solver = Vcdt(self.board, deadline)
-        return self._timed(solver.solve, solver, self.side, cfg.vcdt_depth)[0]
-
-    def _own_entry(self) -> tuple[int, tuple[int, int]] | None:
-        """A single threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
-        deadline = min(self.end, now() + self.budget * self.cfg.entry_share)
-        solver = Vcdt(self.board, deadline)
-        return self._timed(solver.entry, solver, self.side, self.cfg.entry_check)[0]
+    def _own_win(self, share: float, depth: int, single_four: bool) -> tuple[int, tuple[int, int]] | None:
+        """Our forced win within ``share`` of the budget: a VCDT, or with ``single_four`` a single
+        threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
+        solver = Vcdt(self.board, min(self.end, now() + self.budget * share))
+        return self._timed(solver.entry if single_four else solver.solve, solver, self.side, depth)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
                 ) -> tuple[list[tuple[int, int]], int]:
@@ -311,7 +307,7 @@ class Engine:
                         # Steer by the refutation: its first pair (or, when blocking, each
                         # block with one of its points) and the moves touching it go next.
                         x, y = refutation[1]
-                        front = [(h, q) for h in blocks for q in (x, y) if q != h] if sets else [(x, y)]
+                        front = _blocks_with(blocks, x, y) if sets else [(x, y)]
                         rest = queue[i + 1:]
                         front += [p for p in rest if x in p or y in p]
                         front = [p for p in front
@@ -421,7 +417,7 @@ class Engine:
                 # Forced to block: each blocking point with a stone on the refutation's first
                 # pair (the free stone takes the attacker's point; such a pair is often not
                 # among the searched moves).
-                front = [(h, q) for h in blocks for q in (x, y) if q != h] + front
+                front = _blocks_with(blocks, x, y) + front
             else:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
