@@ -6,7 +6,7 @@ PORT ?= 3000
 
 .PHONY: run test lint unit venv compile browser clean openapi
 
-$(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt pyproject.toml
+$(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt layers/connect6/build-requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt

@@ -15,6 +15,8 @@ import pytest
 from cfnlint.api import lint_file
 from cfnlint.decode import decode
 
+from compile_engine import LAMBDA_MACHINE, LAMBDA_PYTHON
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 
@@ -88,6 +90,27 @@ def test_every_reference_resolves(template: dict[str, Any]) -> None:
     known |= {"ServerlessHttpApi", "ServerlessRestApi"}
     missing = sorted(set(_references(template)) - known)
     assert missing == []
+
+
+def test_the_engine_layer_is_built_by_its_makefile_for_lambdas_runtime(template: dict[str, Any]) -> None:
+    # Given the layer every function runs with
+    globals_ = template["Globals"]["Function"]
+    assert globals_["Layers"] == [{"Ref": "EngineLayer"}]
+    layer = template["Resources"]["EngineLayer"]
+    # Then sam build runs the build-EngineLayer target of the Makefile in its ContentUri
+    assert layer["Metadata"]["BuildMethod"] == "makefile"
+    makefile = (ROOT / layer["Properties"]["ContentUri"] / "Makefile").read_text()
+    assert re.search(r"^build-EngineLayer:", makefile, re.MULTILINE)
+    # For the functions' runtime and architecture, which the Makefile and compile_engine.py build for
+    runtime, (architecture,) = globals_["Runtime"], globals_["Architectures"]
+    assert layer["Properties"]["CompatibleRuntimes"] == [runtime]
+    assert layer["Properties"]["CompatibleArchitectures"] == [architecture]
+    assert layer["Metadata"]["BuildArchitecture"] == architecture
+    (version,) = re.findall(r"^RUNTIME_VERSION = (\S+)$", makefile, re.MULTILINE)
+    assert runtime == f"python{version}"
+    (platforms,) = re.findall(r"^PLATFORMS = (.+)$", makefile, re.MULTILINE)
+    assert all(p.endswith(f"_{architecture}") for p in platforms.split())
+    assert (architecture, tuple(int(x) for x in version.split("."))) == (LAMBDA_MACHINE, LAMBDA_PYTHON)
 
 
 def _functions(template: dict[str, Any]) -> dict[str, dict[str, Any]]:

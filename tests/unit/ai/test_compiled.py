@@ -1,10 +1,11 @@
 """The compiled engine (tools/compile_engine.py, mypyc) plays exactly the moves of the pure-Python one.
 
-Lambda runs the pure-Python sources unless the layer is built with a compile step, and a machine
-without a C compiler does too, so the two must not differ: on real positions from Little Golem
-games, at every level, with a fixed search depth and a budget the clock never reaches, the
-compiled engine in this process and the pure engine in a subprocess (a copy of the package
-without the extension modules) return the same stones, reason, score, depth and node count.
+A Lambda layer built where the engine cannot be compiled runs the pure-Python sources (the layer's
+Makefile falls back to them), and so does a machine without a C compiler, so the two must not
+differ: on real positions from Little Golem games, at every level, with a fixed search depth and
+a budget the clock never reaches, the compiled engine in this process and the pure engine in a
+subprocess (a copy of the package without the extension modules) return the same stones, reason,
+score, depth and node count.
 
 ``make test`` builds the compiled modules first and sets ``CONNECT6_EXPECT_COMPILED=1``, so there
 this test must find them; elsewhere it is skipped when they are absent. And a Python of another
