@@ -7,9 +7,8 @@ import pytest
 
 from connect6.ai import LEVELS, choose_move, hint, search
 from connect6.ai.board import Board, count_hits, hitting_moves
-from connect6.ai.movegen import normal_pairs
 from connect6.ai.protocol import parse_stones
-from connect6.ai.search import INITIATIVE_DEPTH, LEVEL_CONFIGS, POTENTIAL_CAP, SCREEN_DEPTH, Engine
+from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, Engine
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
 from tools.positions import ENGINE_GAMES, load_games
@@ -216,52 +215,3 @@ def test_hard_counts_the_opponent_double_threats_a_root_move_leaves():
         for q in move:
             board.remove(q, 0)
     assert penalty[far_away] > penalty[close_both_ends]
-
-
-def _quiet_opening() -> tuple[Position, int]:
-    """A 15x15 position after three turns of a recorded game (no threat on the board), and the
-    colour to move."""
-    _gid, size, turns = next(g for g in load_games(ENGINE_GAMES) if g[0] == "arena-15-5")
-    pos = Position(size)
-    for stones in turns[:3]:
-        pos.play(stones)
-    return pos, 0 if pos.to_move.value == "black" else 1
-
-
-def test_hard_prefers_a_safe_move_that_threatens_a_forced_win(cpu_clock):
-    # Given a quiet 15x15 position after three turns of a recorded game, no threat on the board
-    pos, s = _quiet_opening()
-    # When hard answers (a fixed depth, with a budget the clock does not cut)
-    result = search(pos, "hard", budget_s=8.0, max_depth=2)
-    # Then it says it builds a forced attack, and were the opponent to pass, the move would win
-    # by double threats, while the opponent, to move, has no such win of its own
-    assert result.reason == "builds a forced attack", result.reason
-    board = Board.from_position(pos)
-    for q in result.stones:
-        board.place(q, s)
-    assert not board.thr[0] and not board.thr[1]
-    assert Vcdt(board, time.perf_counter() + 30).solve(s, INITIATIVE_DEPTH) is not None
-    assert Vcdt(board, time.perf_counter() + 30).solve(1 - s, SCREEN_DEPTH) is None
-
-
-def test_the_initiative_check_keeps_only_moves_that_threaten(cpu_clock):
-    # Given the same position and hard's own candidate moves
-    pos, s = _quiet_opening()
-    engine = Engine(pos, "hard", 30.0, random.Random(0))  # a budget the clock does not cut
-    moves = [(a, b) for _, a, b in normal_pairs(Board.from_position(pos), s, 12, 5)[:30]]
-    # When the initiative check runs over them
-    kept = engine._initiative(moves)
-    # Then exactly the moves after which we would have a VCDT (the opponent passing) are kept,
-    # in their order, and some move is not
-    board = Board.from_position(pos)
-    expected = []
-    for a, b in moves:
-        board.place(a, s)
-        board.place(b, s)
-        quiet = not board.thr[0] and not board.thr[1]
-        if quiet and Vcdt(board, time.perf_counter() + 30).solve(s, INITIATIVE_DEPTH) is not None:
-            expected.append((a, b))
-        board.remove(b, s)
-        board.remove(a, s)
-    assert kept == expected
-    assert 0 < len(kept) < len(moves)

@@ -43,7 +43,6 @@ class LevelConfig:
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
     entry_share: float = 0.0  # share of the budget for an own single-four entry (0: none)
     potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
-    initiative_share: float = 0.0  # share of the budget for finding safe moves that threaten a VCDT
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
@@ -54,8 +53,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8, entry_share=0.1, potential=40,
-                        initiative_share=0.15),
+                        zone_share=0.25, screen_safe=8, entry_share=0.1, potential=40),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -79,10 +77,6 @@ ZONE_FIRSTS = 16
 ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
-# A safe root move threatens a VCDT of at most this many turns (see Engine._initiative); each
-# move's check may use at most INITIATIVE_EACH of the budget.
-INITIATIVE_DEPTH = 6
-INITIATIVE_EACH = 0.03
 # Opponent double-threat pairs counted per root move at most (see Engine._potentials).
 POTENTIAL_CAP = 100
 # Easy picks at random among its best one-ply moves within this margin of the best.
@@ -210,12 +204,6 @@ class Engine:
             pairs, n_safe = self._screen(pairs, sets)
             if n_safe:
                 pairs = pairs[:n_safe]
-                if cfg.initiative_share:
-                    threatening = self._initiative(pairs)
-                    if threatening:
-                        pairs = threatening
-                        if reason == "strongest shape":
-                            reason = "builds a forced attack"
         full_end = self.end
         if cfg.opp_check:
             started = now()
@@ -336,39 +324,6 @@ class Engine:
                      if ((p[0], p[1]) if p[0] < p[1] else (p[1], p[0])) not in tried]
         refuted.sort(key=lambda x: x[0])
         return safe + unknown + [p for _, p in refuted], len(safe)
-
-    def _initiative(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The safe moves after which we, were the opponent to pass, would win by VCDT: the
-        opponent must spend its turn on that attack instead of building its own (a depth-2 or
-        depth-4 search does not see an attack of three or more turns coming). In the given
-        order; empty when none is found within the share of the budget."""
-        s = self.side
-        o = 1 - s
-        started = now()
-        stop = min(self.end, started + self.budget * self.cfg.initiative_share)
-        each = self.budget * INITIATIVE_EACH
-        out: list[tuple[int, int]] = []
-        for a, b in pairs:
-            t = now()
-            if t > stop:
-                break
-            board = self.board
-            board.place(a, s)
-            board.place(b, s)
-            if board.thr[s] or board.thr[o]:
-                # A four (or an enemy threat left) is a forcing move, not a quiet threat.
-                board.remove(b, s)
-                board.remove(a, s)
-                continue
-            solver = Vcdt(board, min(stop, t + each))
-            found, timed_out = self._timed(solver.solve, solver, s, INITIATIVE_DEPTH)
-            if timed_out:
-                continue
-            board.remove(b, s)
-            board.remove(a, s)
-            if found is not None:
-                out.append((a, b))
-        return out
 
     def _zone_moves(self, zone: set[int], sets: list[tuple[int, ...]]) -> list[tuple[int, int]]:
         """Moves that put a stone on the opponent's refutation zone: when blocking, each
