@@ -27,7 +27,10 @@ terminated, then killed. ``--record FILE`` appends one JSON line per game (engin
 opening, every move with its time, winner, reason) as the game ends; tools/loss_analysis.py
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
 short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
-far stay). Examples::
+far stay). When an ``ours:`` engine plays, the arena first prints the machine's calibration
+(``tools/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, a few seconds;
+``--no-calibrate`` skips it): a score against an engine that plays at a fixed depth depends on it.
+Examples::
 
     python tools/arena.py ours:hard ours:normal --games 40 --size 15
     python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
@@ -110,6 +113,17 @@ def _env_for(cmd: list[str]) -> dict[str, str] | None:
     layer = str(ROOT / "layers" / "connect6")
     env["PYTHONPATH"] = layer + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
+
+
+def calibration() -> str:
+    """``tools/bench_ai.py --calibrate`` with the layer ``ours:`` engines run (its one line)."""
+    env = _env_for([sys.executable, "-m", "connect6.ai.protocol"])
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_ai.py"), "--calibrate"],
+                          capture_output=True, text=True, env=env, check=False)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return f"calibration failed: {done.stderr.strip()[-300:]}"
+    return lines[-1]
 
 
 # Engine processes still running, so that an arena stopped by a signal leaves none behind.
@@ -481,6 +495,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds an engine gets to stop after quit before it is terminated")
     ap.add_argument("--log-dir", type=Path, default=None, help="keep each engine's stderr here")
     ap.add_argument("--record", type=Path, default=None, help="append one JSON line per game here")
+    ap.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                    help="skip the machine's calibration before the games (see below)")
     ap.add_argument("--from-record", type=Path, default=None,
                     help="play nothing: print the table of the games in this record file")
     args = ap.parse_args(argv)
@@ -529,6 +545,10 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write(line + "\n")
         return rec
 
+    if args.calibrate and any(_env_for(cmd) is not None for cmd in specs.values()):
+        # Against an engine that plays at a fixed depth, ours scores by how much its budget buys
+        # on this machine: say how fast the machine is, so that runs on others compare.
+        print(calibration(), flush=True)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=parallel) as pool:
         records = list(pool.map(run, jobs))

@@ -9,6 +9,11 @@ time, the completed depth and the nodes; then median/p99/max per level.
     python tools/bench_ai.py --positions 20 --levels hard --clock cpu   # nodes per CPU second
     python tools/bench_ai.py --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
 
+``--calibrate`` measures the machine: hard searches fixed Little Golem positions to a fixed depth
+with a budget the clock never reaches (the same nodes on every machine) and it prints the nodes
+per CPU second. Scores against an engine that plays at a fixed depth (Cloudict) depend on it: a
+slower machine leaves hard's 1-s budget less search. ``tools/arena.py`` prints it before its games.
+
 ``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
 (as the tests do, see tools/positions.py) and counts, per level, the wins found and the
 blocks made (threats that two stones can stop, left with none after the answer).
@@ -51,6 +56,29 @@ def positions(size: int, count: int, seed: int) -> list[Position]:
         if not pos.is_over:
             out.append(pos)
     return out
+
+
+# (game index in the Little Golem records, turns played): blocks and defences against a forced
+# attack, where hard's pipeline runs its VCDT checks and alpha-beta (a few seconds in all).
+CALIBRATION_CASES = ((2, 7), (3, 9), (5, 6), (8, 10))
+CALIBRATION_DEPTH = 2
+CALIBRATION_BUDGET = 600.0  # never reached at that depth: no phase is cut by the clock
+
+
+def calibrate() -> tuple[int, float]:
+    """(nodes, CPU seconds) of hard's fixed-depth search of the calibration positions."""
+    sys.path.insert(0, str(ROOT))
+    from tools.positions import LITTLE_GOLEM, load_games
+
+    games = load_games(LITTLE_GOLEM, limit=max(g for g, _ in CALIBRATION_CASES) + 1)
+    nodes = 0
+    t0 = time.process_time()
+    for game, turns in CALIBRATION_CASES:
+        _, size, record = games[game]
+        result = search(Position.from_turns(record[:turns], size), "hard", budget_s=CALIBRATION_BUDGET,
+                        rng=random.Random(game), max_depth=CALIBRATION_DEPTH)
+        nodes += result.nodes
+    return nodes, time.process_time() - t0
 
 
 def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: float) -> int:
@@ -102,7 +130,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-blocks", type=int, default=3000, help="with --tactics: must-block positions")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="budgets and times in wall time or this process's CPU time (a shared machine)")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="only the machine's speed: nodes per CPU second of a fixed-depth search")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        nodes, seconds = calibrate()
+        engine = Path(sys.modules[Board.__module__].__file__ or "?").name
+        kind = "compiled" if engine.endswith((".so", ".pyd")) else "pure Python"
+        print(f"calibration: {nodes / seconds:.0f} nodes per CPU second ({nodes} nodes of hard at "
+              f"depth {CALIBRATION_DEPTH} on {len(CALIBRATION_CASES)} Little Golem positions in "
+              f"{seconds:.1f} s; {kind} engine)")
+        return 0
     clock.use_cpu_time(args.clock == "cpu")
     timer = time.process_time if args.clock == "cpu" else time.perf_counter
     engine = Path(sys.modules[Board.__module__].__file__ or "?").name
@@ -129,21 +167,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"positions: crc {zlib.crc32(repr([p.cells for p in pos_list]).encode()):08x}")
     for level in args.levels:
         budget = args.budget if args.budget is not None else DEFAULT_BUDGETS[level]
-        times, depths, nodes, rates = [], [], [], []
+        times, depths, counts, rates = [], [], [], []
         for i, pos in enumerate(pos_list):
             t = timer()
             r = search(pos, level, budget_s=budget, rng=random.Random(i))
             dt = timer() - t
             times.append(dt)
             depths.append(r.depth)
-            nodes.append(r.nodes)
+            counts.append(r.nodes)
             rates.append(r.nodes / max(dt, 1e-9))
             print(f"  {level:6s} pos {i:2d} turn {pos.turn_number:2d}: {dt * 1000:7.1f} ms depth {r.depth} "
                   f"nodes {r.nodes:6d} ({r.nodes / max(dt, 1e-9):7.0f}/s) {r.reason}")
         times.sort()
         print(f"{level}: budget {budget * 1000:.0f} ms; time median {statistics.median(times) * 1000:.1f} "
               f"max {times[-1] * 1000:.1f} ms; depth median {statistics.median(depths)}; "
-              f"nodes median {statistics.median(nodes):.0f}; nodes/s median {statistics.median(rates):.0f}")
+              f"nodes median {statistics.median(counts):.0f}; nodes/s median {statistics.median(rates):.0f}")
         searched = [i for i, d in enumerate(depths) if d > 0]  # not won, lost or forced before alpha-beta
         if searched:
             print(f"{level}: {len(searched)} positions searched by alpha-beta: depth median "

@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from connect6.rules import Position
-from tools import arena
+from tools import arena, bench_ai
 
 
 def test_elo_of_scores():
@@ -205,3 +206,18 @@ def _ends(pid: int, within: float = 5.0) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+@pytest.mark.slow
+def test_the_calibration_is_a_fixed_amount_of_search_timed_on_this_machine():
+    # Given the arena's calibration, run as the arena runs it (a subprocess with the engine's layer)
+    line = arena.calibration()
+    # When its line is read
+    m = re.match(r"calibration: (\d+) nodes per CPU second \((\d+) nodes of hard at depth 2 on 4 Little "
+                 r"Golem positions in ([\d.]+) s; (compiled|pure Python) engine\)$", line)
+    # Then it states a rate, and the work it timed is the same search every time: the node count of
+    # the fixed-depth search done here again
+    assert m, line
+    nodes, seconds = bench_ai.calibrate()
+    assert int(m.group(2)) == nodes and seconds > 0
+    assert int(m.group(1)) == pytest.approx(int(m.group(2)) / float(m.group(3)), rel=0.05)
