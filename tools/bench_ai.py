@@ -65,6 +65,12 @@ CALIBRATION_DEPTH = 2
 CALIBRATION_BUDGET = 600.0  # never reached at that depth: no phase is cut by the clock
 
 
+def engine_kind() -> tuple[str, str]:
+    """("compiled" or "pure Python", the file the engine's board module was loaded from)."""
+    engine = Path(sys.modules[Board.__module__].__file__ or "?").name
+    return ("compiled" if engine.endswith((".so", ".pyd")) else "pure Python"), engine
+
+
 def calibrate() -> tuple[int, float]:
     """(nodes, CPU seconds) of hard's fixed-depth search of the calibration positions."""
     sys.path.insert(0, str(ROOT))
@@ -135,17 +141,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.calibrate:
         nodes, seconds = calibrate()
-        engine = Path(sys.modules[Board.__module__].__file__ or "?").name
-        kind = "compiled" if engine.endswith((".so", ".pyd")) else "pure Python"
         print(f"calibration: {nodes / seconds:.0f} nodes per CPU second ({nodes} nodes of hard at "
               f"depth {CALIBRATION_DEPTH} on {len(CALIBRATION_CASES)} Little Golem positions in "
-              f"{seconds:.1f} s; {kind} engine)")
+              f"{seconds:.1f} s; {engine_kind()[0]} engine)")
         return 0
     clock.use_cpu_time(args.clock == "cpu")
     timer = time.process_time if args.clock == "cpu" else time.perf_counter
-    engine = Path(sys.modules[Board.__module__].__file__ or "?").name
-    print(f"engine: {'compiled' if engine.endswith(('.so', '.pyd')) else 'pure Python'} ({engine}); "
-          f"{args.clock} clock")
+    kind, engine = engine_kind()
+    print(f"engine: {kind} ({engine}); {args.clock} clock")
     if args.tactics is not None:
         return tactics(args.tactics, args.games, args.max_blocks, args.levels,
                        args.budget if args.budget is not None else 0.01)
