@@ -59,6 +59,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -405,6 +406,20 @@ def fmt_elo(x: float) -> str:
     return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
 
 
+def opening_pairs(records: list[GameRecord], label: str) -> Counter[float]:
+    """How many openings ``label`` scored 2, 1.5, 1, 0.5 or 0 points from, over the openings it
+    played once with each colour. A split is what the opening's colour advantage alone gives
+    between equal engines; a stronger engine turns splits into wins both ways."""
+    by_opening: dict[tuple[tuple[int, ...], ...], list[GameRecord]] = {}
+    for r in records:
+        by_opening.setdefault(tuple(r.turns[: r.opening_turns]), []).append(r)
+    out: Counter[float] = Counter()
+    for games in by_opening.values():
+        if sorted(g.black == label for g in games) == [False, True]:
+            out[sum(1.0 if g.winner == label else 0.5 if g.winner is None else 0.0 for g in games)] += 1
+    return out
+
+
 def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
     """Print the score, Elo with its interval, game lengths and time per move of each engine."""
     points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
@@ -420,6 +435,11 @@ def report(records: list[GameRecord], label_a: str, label_b: str, board: str, de
     print(f"score {label_a}: +{wins} ={draws} -{losses}  ({100 * score:.1f} %; "
           f"as Black {sum(as_black):.1f}/{len(as_black)}, as White {sum(as_white):.1f}/{len(as_white)})")
     print(f"Elo difference {label_a} - {label_b}: {fmt_elo(e)} (95 % CI {fmt_elo(lo)} .. {fmt_elo(hi)})")
+    pairs = opening_pairs(records, label_a)
+    if pairs:
+        drawn = pairs[1.5] + pairs[0.5]
+        print(f"openings played with both colours, by {label_a}: won both {pairs[2.0]}, "
+              f"split {pairs[1.0]}, lost both {pairs[0.0]}" + (f", with a draw {drawn}" if drawn else ""))
     forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
     if forfeits:
         print("forfeits: " + "; ".join(forfeits))

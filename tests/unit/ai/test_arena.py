@@ -35,6 +35,24 @@ def test_percentile_and_move_text():
         arena.parse_move("ZZ", 19)
 
 
+def test_openings_are_scored_in_pairs_of_one_game_with_each_colour(capsys):
+    # Given three openings, each played with both colours, and one played once
+    def game(opening, black, white, winner):
+        return arena.GameRecord(black, white, winner, "six" if winner else "draw",
+                                [(opening,), (opening + 1, opening + 2)], opening_turns=1)
+    records = [game(10, "a", "b", "a"), game(10, "b", "a", "a"),   # won both
+               game(50, "a", "b", "a"), game(50, "b", "a", "b"),   # split: each side won as Black
+               game(90, "a", "b", None), game(90, "b", "a", "b"),  # a draw and a loss
+               game(130, "a", "b", "b")]                           # one colour only: not a pair
+    # When they are counted for "a"
+    pairs = arena.opening_pairs(records, "a")
+    # Then each pair counts once, by a's points from it
+    assert pairs == {2.0: 1, 1.0: 1, 0.5: 1}
+    assert arena.opening_pairs(records, "b") == {0.0: 1, 1.0: 1, 1.5: 1}
+    arena.report(records, "a", "b", "19x19", "test")
+    assert "won both 1, split 1, lost both 0, with a draw 1" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("size", [15, 19])
 def test_openings_are_legal_and_varied(size):
     rng = random.Random(1)
