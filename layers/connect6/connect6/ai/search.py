@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from connect6.ai.board import CLEAN, Board, count_hits, hitting_moves
+from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.clock import now
 from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, point_scores, win_now
 from connect6.ai.vcdt import Timeout, Vcdt
@@ -185,8 +185,6 @@ class Engine:
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
-        if cfg.zone_share > 0 and sets:
-            moves = self._blocking_zone(moves, sets)
         if cfg.zone_share > 0 and not sets:
             zone = self._threat_zone()
             if zone:
@@ -341,84 +339,6 @@ class Engine:
         out = [(h, q) for h in singles for q in ranked if q != h]
         out.extend(hpairs)
         return out
-
-    def _blocking_zone(self, moves: list[tuple[int, int, int]], sets: list[tuple[int, ...]]
-                       ) -> list[tuple[int, int, int]]:
-        """Forced to block with one stone, the other free: for each single blocking point, the
-        null-move question with the block placed (would the opponent, moving now, have a VCDT
-        or a single-four entry?). If so, a free stone on that proof's zone, or one that makes a
-        threat of ours, is the likeliest to stop it: moves with such a partner go first, then
-        the block with the zone's best points, then the other moves; moves with a block after
-        which the check finds nothing go first too. If no check finds anything (or the first
-        runs out of time) the order stays as it was."""
-        cfg = self.cfg
-        s = self.side
-        o = 1 - s
-        singles, _ = hitting_moves(sets)
-        if not singles:
-            return moves
-        deadline = min(self.end, now() + self.budget * cfg.zone_share)
-        zones: dict[int, set[int]] = {}
-        holding: set[int] = set()  # blocks after which the check found nothing
-        for h in singles:
-            if now() > deadline:
-                break
-            board = self.board
-            board.place(h, s)
-            solver = Vcdt(board, deadline)
-            refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
-            found = refutation is not None
-            if not found and not timed_out and cfg.entry_check:
-                entry, timed_out = self._timed(solver.warning, solver, o, cfg.entry_check)
-                found = entry is not None
-            if timed_out:
-                break  # the board was rebuilt without the block
-            board.remove(h, s)
-            if found:
-                # The proof's points, and the points where our free stone makes a threat of
-                # its own (the opponent must answer it before going on).
-                cells = board.cells
-                zone = {q for q in solver.zone if cells[q] < 0 and q != h}
-                board.place(h, s)
-                code = board.code
-                wins = board.wins
-                clean = CLEAN[s]
-                for w in board.open[s]:
-                    if clean[code[w]] == 3:
-                        zone.update([q for q in wins[w] if cells[q] < 0])
-                board.remove(h, s)
-                zones[h] = zone
-            else:
-                holding.add(h)
-        if not zones:
-            return moves
-        # Zone moves first (a block that holds by itself, or a block with a zone partner, then
-        # the block with the zone's best points), then the rest: the zone is the found proof's,
-        # and a stone off it can still hold by combining with later blocks into a threat, which
-        # the zone does not cover.
-        inside: list[tuple[int, int, int]] = []
-        outside: list[tuple[int, int, int]] = []
-        seen: set[tuple[int, int]] = set()
-        for m in moves:
-            _, a, b = m
-            on = (a in holding or b in holding or (a in zones and b in zones[a])
-                  or (b in zones and a in zones[b]))
-            (inside if on else outside).append(m)
-            seen.add((a, b) if a < b else (b, a))
-        board = self.board
-        added: list[tuple[int, int, int]] = []
-        for h, zone in zones.items():
-            vh = point_scores(board, s, [h])[0][0]
-            board.place(h, s)
-            ranked = point_scores(board, s, sorted(zone))[:ZONE_FIRSTS]
-            board.remove(h, s)
-            for v, q in ranked:
-                key = (h, q) if h < q else (q, h)
-                if key not in seen:
-                    seen.add(key)
-                    added.append((vh + v, h, q))
-        added.sort(reverse=True)
-        return inside + added + outside
 
     def _threat_zone(self) -> set[int] | None:
         """Null move: if the opponent, moving now, had a VCDT (or a single threat leading into
