@@ -1,12 +1,14 @@
 """The VCDT solver's move generation, proof zones and single-four entries (positions from games
 the hard level lost against Cloudict)."""
 
+import dataclasses
 import random
 import time
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.protocol import parse_stones
+from connect6.ai.search import LEVEL_CONFIGS
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
 
@@ -129,9 +131,11 @@ def test_an_entry_is_a_forced_win_whatever_the_free_stone():
         board.remove(c, 1)
 
 
-def test_hard_plays_an_entry_as_a_forced_win(cpu_clock):
-    # Given the position above, where Black has no VCDT but a single-four entry
+def test_a_level_with_an_entry_share_plays_an_entry_as_a_forced_win(cpu_clock, monkeypatch):
+    # Given the position above, where Black has no VCDT but a single-four entry, and hard given
+    # an own-entry share again (no level has one since round 6 of issue 8; the knob stays)
     pos = Position.from_turns([parse_stones(t, SIZE) for t in ["JJ", "IIKI", "JIIJ", "JHKJ"]], SIZE)
+    monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(LEVEL_CONFIGS["hard"], entry_share=0.1))
     # When hard moves with time enough for its entry search (its CPU time: machine load must
     # not cut the search short)
     result = search(pos, "hard", budget_s=30.0, rng=random.Random(0))
