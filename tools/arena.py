@@ -8,8 +8,9 @@ a Little Golem expert game from tests/data/littlegolem/games.jsonl, chosen repro
 seed and, with ``--symmetry``, turned by one of the board's 8 symmetries (distinct up to
 symmetry). Every answer is checked with ``connect6.rules``: an illegal or missing answer loses
 the game. At the end the arena prints the score, the Elo difference with a 95 % confidence
-interval, and the time per move (median, p99, max) of each engine, measured from sending the
-command to reading the ``move`` line.
+interval, how the openings played with both colours went (won both, split, lost both), and the
+time per move (median, p99, max) of each engine, measured from sending the command to reading
+the ``move`` line.
 
 Engines are commands (shell words, ``{size}`` is replaced by the board size) or shorthands:
 ``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen earlier version in
