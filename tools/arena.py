@@ -29,7 +29,7 @@ opening, every move with its time, winner, reason) as the game ends; tools/loss_
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
 short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
 far stay). When an ``ours:`` engine plays, the arena first prints the machine's calibration
-(``tools/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, a few seconds;
+(``tools/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, about a second;
 ``--no-calibrate`` skips it): a score against an engine that plays at a fixed depth depends on it.
 Examples::
 
@@ -407,6 +407,11 @@ def fmt_elo(x: float) -> str:
     return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
 
 
+def points_of(record: GameRecord, label: str) -> float:
+    """``label``'s points from one game: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    return 1.0 if record.winner == label else 0.5 if record.winner is None else 0.0
+
+
 def opening_pairs(records: list[GameRecord], label: str) -> Counter[float]:
     """How many openings ``label`` scored 2, 1.5, 1, 0.5 or 0 points from, over the openings it
     played once with each colour. A split is what the opening's colour advantage alone gives
@@ -417,13 +422,14 @@ def opening_pairs(records: list[GameRecord], label: str) -> Counter[float]:
     out: Counter[float] = Counter()
     for games in by_opening.values():
         if sorted(g.black == label for g in games) == [False, True]:
-            out[sum(1.0 if g.winner == label else 0.5 if g.winner is None else 0.0 for g in games)] += 1
+            out[sum(points_of(g, label) for g in games)] += 1
     return out
 
 
 def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
-    """Print the score, Elo with its interval, game lengths and time per move of each engine."""
-    points = [1.0 if r.winner == label_a else 0.5 if r.winner is None else 0.0 for r in records]
+    """Print the score, Elo with its interval, the opening pairs, game lengths and time per move
+    of each engine."""
+    points = [points_of(r, label_a) for r in records]
     wins = points.count(1.0)
     draws = points.count(0.5)
     losses = points.count(0.0)

@@ -59,7 +59,7 @@ def positions(size: int, count: int, seed: int) -> list[Position]:
 
 
 # (game index in the Little Golem records, turns played): blocks and defences against a forced
-# attack, where hard's pipeline runs its VCDT checks and alpha-beta (a few seconds in all).
+# attack, where hard's pipeline runs its VCDT checks and alpha-beta (about a second in all).
 CALIBRATION_CASES = ((2, 7), (3, 9), (5, 6), (8, 10))
 CALIBRATION_DEPTH = 2
 CALIBRATION_BUDGET = 600.0  # never reached at that depth: no phase is cut by the clock
