@@ -2,6 +2,7 @@
 
 import random
 import time
+from typing import ClassVar
 
 import pytest
 
@@ -9,7 +10,7 @@ from connect6.ai import LEVELS, choose_move, hint, search
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.protocol import parse_stones
 from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, Engine
-from connect6.ai.vcdt import Vcdt
+from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 from tools.positions import ENGINE_GAMES, load_games
 
@@ -215,3 +216,76 @@ def test_hard_counts_the_opponent_double_threats_a_root_move_leaves():
         for q in move:
             board.remove(q, 0)
     assert penalty[far_away] > penalty[close_both_ends]
+
+
+class ScriptedVcdt(Vcdt):
+    """The VCDT solver with verdicts scripted by position (board hash): ``"clean"`` (no VCDT,
+    no entry), ``"entry"`` (no VCDT, a single-four entry), ``"refuted"`` (a VCDT); any other
+    position's check runs out of time."""
+
+    script: ClassVar[dict[int, str]] = {}
+    entry_pair: ClassVar[tuple[int, ...]] = (0, 1)
+
+    def solve(self, s: int, max_depth: int):
+        verdict = self.script.get(self.board.hash)
+        if verdict in ("clean", "entry"):
+            return None
+        if verdict == "refuted":
+            return 5, self.entry_pair
+        raise Timeout
+
+    def warning(self, s: int, depth: int):
+        return (5, self.entry_pair) if self.script.get(self.board.hash) == "entry" else None
+
+
+def _hash_after(pos: Position, move: tuple[int, ...], side: int) -> int:
+    board = Board.from_position(pos)
+    for q in move:
+        board.place(q, side)
+    return board.hash
+
+
+def _safety_check_position():
+    """Black to move in a quiet game position, three root moves, and a far pair that the
+    scripted entry starts with (the safety check tries it next)."""
+    pos = Position(19)
+    for turn in ["JJ", "IIKI", "JIJL", "JHKG"]:
+        pos.play(parse_stones(turn, 19))
+    best, second, third = (tuple(parse_stones(m, 19)) for m in ("HJLF", "HKLG", "GJMF"))
+    far = tuple(parse_stones("ACSS", 19))
+    return pos, best, second, third, far
+
+
+def test_the_safety_check_prefers_a_warned_move_to_one_whose_check_ran_out_of_time(monkeypatch):
+    # Given the search's best move with only a single-four entry against it, whose entry pair's
+    # check then runs out of time, like every later one
+    pos, best, second, third, far = _safety_check_position()
+    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "entry"})
+    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
+    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    # When the safety check looks for a better move
+    chosen = engine._safe(best, [best, second, third], [])
+    # Then it keeps the move that passed the VCDT check rather than the unproven one
+    assert chosen == best
+
+
+def test_the_safety_check_plays_a_clean_move_found_after_a_check_ran_out_of_time(monkeypatch):
+    # Given the best move with an entry against it, the entry pair's check out of time, and a
+    # later root move with neither a VCDT nor an entry after it
+    pos, best, second, third, far = _safety_check_position()
+    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "entry",
+                                                 _hash_after(pos, third, 0): "clean"})
+    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
+    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    # When the safety check runs, Then it goes on past the unproven move to the clean one
+    assert engine._safe(best, [best, second, third], []) == third
+
+
+def test_the_safety_check_prefers_an_unproven_move_to_a_refuted_one(monkeypatch):
+    # Given the best move refuted by a VCDT and every other check out of time
+    pos, best, second, third, far = _safety_check_position()
+    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "refuted"})
+    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
+    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    # When the safety check runs, Then it plays the first unproven move (the refutation's pair)
+    assert engine._safe(best, [best, second, third], []) == far

@@ -103,8 +103,10 @@ class SearchResult:
 
 class Engine:
     def __init__(self, position: Position, level: str, budget: float, rng: random.Random,
-                 max_depth: int | None = None) -> None:
+                 max_depth: int | None = None, solver: type[Vcdt] = Vcdt) -> None:
         self.start = now()
+        # The VCDT solver class every check uses (tests pass one with scripted verdicts).
+        self.solver = solver
         self.position = position
         self.level = level
         self.cfg = LEVEL_CONFIGS[level]
@@ -254,7 +256,7 @@ class Engine:
     def _own_win(self, share: float, depth: int, single_four: bool) -> tuple[int, tuple[int, int]] | None:
         """Our forced win within ``share`` of the budget: a VCDT, or with ``single_four`` a single
         threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
-        solver = Vcdt(self.board, min(self.end, now() + self.budget * share))
+        solver = self.solver(self.board, min(self.end, now() + self.budget * share))
         return self._timed(solver.entry if single_four else solver.solve, solver, self.side, depth)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
@@ -294,7 +296,7 @@ class Engine:
                 board = self.board
                 board.place(a, s)
                 board.place(b, s)
-                solver = Vcdt(board, min(stop, t + each))
+                solver = self.solver(board, min(stop, t + each))
                 refutation, timed_out = self._timed(solver.solve, solver, o, min(cfg.opp_check, SCREEN_DEPTH))
                 if timed_out:
                     unknown.append((a, b))
@@ -349,7 +351,7 @@ class Engine:
         cfg = self.cfg
         o = 1 - self.side
         deadline = min(self.end, now() + self.budget * cfg.zone_share)
-        solver = Vcdt(self.board, deadline)
+        solver = self.solver(self.board, deadline)
         refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
         found = refutation is not None
         if not found and not timed_out and cfg.entry_check:
@@ -372,10 +374,11 @@ class Engine:
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
         # If no move tried is safe, play (in this order) the first whose entry check ran out of
-        # time (unproven), the first with only a single-threat entry against it, or the one
-        # whose VCDT refutation is longest.
+        # time, the first with only a single-threat entry against it, the first whose VCDT
+        # check ran out of time (unproven), or the one whose VCDT refutation is longest.
         suspect: tuple[int, int] | None = None
         entered: tuple[int, int] | None = None
+        unproven: tuple[int, int] | None = None
         fallback, fallback_turns = best, 0
         while queue and len(tried) < SAFE_TRIES:
             a, b = queue.pop(0)
@@ -389,11 +392,14 @@ class Engine:
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = Vcdt(board, now() + left * 0.5)
+            solver = self.solver(board, now() + left * 0.5)
             refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
             if timed_out:
-                # Unproven either way; if ``best`` was already refuted, this is no worse.
-                return (a, b)
+                # Unproven either way: better than a refuted move, but not than one that passed
+                # the VCDT check (issue 8, round 7: playing it at once lost games).
+                if unproven is None:
+                    unproven = (a, b)
+                continue
             entry = None
             if refutation is None and cfg.entry_check:
                 solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
@@ -424,7 +430,7 @@ class Engine:
             else:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
-        return suspect or entered or fallback
+        return suspect or entered or unproven or fallback
 
     def _iterate(self, pairs: list[tuple[int, int]]
                  ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:
@@ -493,7 +499,7 @@ class Engine:
         o = 1 - s
         board = self.board
         out: dict[tuple[int, int], int] = {}
-        solver = Vcdt(board, self.end)
+        solver = self.solver(board, self.end)
         for a, b in pairs:
             if now() > self.end:
                 return {}  # all or none: a move left uncounted would look better than it is
