@@ -238,11 +238,18 @@ class ScriptedVcdt(Vcdt):
         return (5, self.entry_pair) if self.script.get(self.board.hash) == "entry" else None
 
 
-def _hash_after(pos: Position, move: tuple[int, ...], side: int) -> int:
-    board = Board.from_position(pos)
-    for q in move:
-        board.place(q, side)
-    return board.hash
+def _scripted_engine(monkeypatch, pos: Position, verdicts: dict[tuple[int, ...], str],
+                     entry_pair: tuple[int, ...]) -> Engine:
+    """hard on ``pos`` (Black to move) with a ScriptedVcdt giving each Black move's verdict."""
+    script = {}
+    for move, verdict in verdicts.items():
+        board = Board.from_position(pos)
+        for q in move:
+            board.place(q, 0)
+        script[board.hash] = verdict
+    monkeypatch.setattr(ScriptedVcdt, "script", script)
+    monkeypatch.setattr(ScriptedVcdt, "entry_pair", entry_pair)
+    return Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
 
 
 def _safety_check_position():
@@ -260,9 +267,7 @@ def test_the_safety_check_prefers_a_warned_move_to_one_whose_check_ran_out_of_ti
     # Given the search's best move with only a single-four entry against it, whose entry pair's
     # check then runs out of time, like every later one
     pos, best, second, third, far = _safety_check_position()
-    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "entry"})
-    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
-    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    engine = _scripted_engine(monkeypatch, pos, {best: "entry"}, far)
     # When the safety check looks for a better move
     chosen = engine._safe(best, [best, second, third], [])
     # Then it keeps the move that passed the VCDT check rather than the unproven one
@@ -273,10 +278,7 @@ def test_the_safety_check_plays_a_clean_move_found_after_a_check_ran_out_of_time
     # Given the best move with an entry against it, the entry pair's check out of time, and a
     # later root move with neither a VCDT nor an entry after it
     pos, best, second, third, far = _safety_check_position()
-    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "entry",
-                                                 _hash_after(pos, third, 0): "clean"})
-    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
-    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    engine = _scripted_engine(monkeypatch, pos, {best: "entry", third: "clean"}, far)
     # When the safety check runs, Then it goes on past the unproven move to the clean one
     assert engine._safe(best, [best, second, third], []) == third
 
@@ -284,8 +286,6 @@ def test_the_safety_check_plays_a_clean_move_found_after_a_check_ran_out_of_time
 def test_the_safety_check_prefers_an_unproven_move_to_a_refuted_one(monkeypatch):
     # Given the best move refuted by a VCDT and every other check out of time
     pos, best, second, third, far = _safety_check_position()
-    monkeypatch.setattr(ScriptedVcdt, "script", {_hash_after(pos, best, 0): "refuted"})
-    monkeypatch.setattr(ScriptedVcdt, "entry_pair", far)
-    engine = Engine(pos, "hard", 10.0, random.Random(0), solver=ScriptedVcdt)
+    engine = _scripted_engine(monkeypatch, pos, {best: "refuted"}, far)
     # When the safety check runs, Then it plays the first unproven move (the refutation's pair)
     assert engine._safe(best, [best, second, third], []) == far
