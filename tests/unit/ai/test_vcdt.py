@@ -2,8 +2,10 @@
 the hard level lost against Cloudict)."""
 
 import dataclasses
+import json
 import random
 import time
+from pathlib import Path
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
@@ -11,6 +13,7 @@ from connect6.ai.protocol import parse_stones
 from connect6.ai.search import LEVEL_CONFIGS
 from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
+from tests.unit.ai.lost_games import position_of
 
 SIZE = 19
 
@@ -159,3 +162,75 @@ def test_the_free_partner_of_a_double_threat_stone_may_build_from_a_lone_stone()
     # three White stones before, and missed every line here)
     assert found is not None
     assert found[0] <= 7
+
+
+def _loss_boards(limit: int) -> list[tuple[Board, int]]:
+    """Boards after the move played in the first ``limit`` saved loss positions, with the
+    opponent (the attacker) to move."""
+    data = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
+    out = []
+    for line in data.read_text().splitlines()[:limit]:
+        case = json.loads(line)
+        pos = position_of(case)
+        board = Board.from_position(pos)
+        mover = 0 if case["to_move"] == "black" else 1
+        for q in parse_stones(case["played"], SIZE):
+            board.place(q, mover)
+        out.append((board, 1 - mover))
+    return out
+
+
+def test_made_count_counts_exactly_the_windows_a_pair_would_make():
+    # Given the attacker's candidate pairs in positions from lost games
+    for board, s in _loss_boards(12):
+        solver = Vcdt(board, time.perf_counter() + 10)
+        ranked, through = solver._pairs(s)
+        # Then the cheap count agrees with the windows built, pair by pair
+        for a, b in ranked:
+            assert solver._made_count(a, b, through) == len(solver._made(a, b, through))
+
+
+def _first_triple(solver: Vcdt, pairs: list[tuple[int, int]],
+                  through: dict[int, list[tuple[int, tuple[int, ...]]]]) -> tuple[int, int] | None:
+    for a, b in pairs:
+        made = solver._made(a, b, through)
+        if len(made) >= 3 and count_hits(made) >= 3:
+            return a, b
+    return None
+
+
+def test_the_last_turn_leaves_out_free_partners_but_keeps_the_first_triple_threat():
+    # Given positions from lost games, the attacker to move without a threat against it
+    for board, s in _loss_boards(20):
+        if board.thr[1 - s] or board.thr[s]:
+            continue
+        solver = Vcdt(board, time.perf_counter() + 10)
+        full, through = solver._pairs(s)
+        last, _ = solver._pairs(s, last=True)
+        # Then the last turn's pairs keep the full list's order
+        position = {p: i for i, p in enumerate(full)}
+        assert set(last) <= set(full)
+        assert [position[p] for p in last] == sorted(position[p] for p in last)
+
+        # and the first pair that makes three threats is the same in both lists
+        assert _first_triple(solver, last, through) == _first_triple(solver, full, through)
+
+
+def test_checks_sharing_a_failure_table_give_the_same_verdicts_with_fewer_nodes():
+    # Given positions from lost games, each checked by a fresh solver
+    for board, s in _loss_boards(10):
+        fresh = Vcdt(board, time.perf_counter() + 60)
+        alone = fresh.solve(s, 5)
+        # When a first check fills a table and a second check of the same position uses it
+        table: dict[int, int] = {}
+        first = Vcdt(board, time.perf_counter() + 60, fail=table)
+        assert first.solve(s, 5) == alone
+        second = Vcdt(board, time.perf_counter() + 60, fail=table)
+        again = second.solve(s, 5)
+        # Then the verdict and the first pair are unchanged, and a "no VCDT" costs one node per
+        # depth of the iterative deepening
+        assert again == alone
+        if alone is None:
+            assert second.nodes == 5 < fresh.nodes
+        else:
+            assert second.nodes <= fresh.nodes

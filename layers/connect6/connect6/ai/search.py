@@ -119,6 +119,8 @@ class Engine:
         self.end = self.start + budget * SEARCH_SHARE
         self.deadline = self.end
         self.tt: dict[int, tuple[int, int, int, int, int]] = {}
+        # One table of VCDT failures for all of this move's checks (see Vcdt.fail).
+        self.vcdt_fail: dict[int, int] = {}
 
     # ------------------------------------------------------------------ helpers
     def _result(self, stones: tuple[int, ...], reason: str, score: int = 0,
@@ -256,7 +258,7 @@ class Engine:
     def _own_win(self, share: float, depth: int, single_four: bool) -> tuple[int, tuple[int, int]] | None:
         """Our forced win within ``share`` of the budget: a VCDT, or with ``single_four`` a single
         threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
-        solver = self.solver(self.board, min(self.end, now() + self.budget * share))
+        solver = self.solver(self.board, min(self.end, now() + self.budget * share), fail=self.vcdt_fail)
         return self._timed(solver.entry if single_four else solver.solve, solver, self.side, depth)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
@@ -296,7 +298,7 @@ class Engine:
                 board = self.board
                 board.place(a, s)
                 board.place(b, s)
-                solver = self.solver(board, min(stop, t + each))
+                solver = self.solver(board, min(stop, t + each), fail=self.vcdt_fail)
                 refutation, timed_out = self._timed(solver.solve, solver, o, min(cfg.opp_check, SCREEN_DEPTH))
                 if timed_out:
                     unknown.append((a, b))
@@ -351,7 +353,7 @@ class Engine:
         cfg = self.cfg
         o = 1 - self.side
         deadline = min(self.end, now() + self.budget * cfg.zone_share)
-        solver = self.solver(self.board, deadline)
+        solver = self.solver(self.board, deadline, fail=self.vcdt_fail)
         refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
         found = refutation is not None
         if not found and not timed_out and cfg.entry_check:
@@ -392,7 +394,7 @@ class Engine:
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = self.solver(board, now() + left * 0.5)
+            solver = self.solver(board, now() + left * 0.5, fail=self.vcdt_fail)
             refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
             if timed_out:
                 # Unproven either way: better than a refuted move, but not than one that passed
@@ -499,7 +501,7 @@ class Engine:
         o = 1 - s
         board = self.board
         out: dict[tuple[int, int], int] = {}
-        solver = self.solver(board, self.end)
+        solver = self.solver(board, self.end, fail=self.vcdt_fail)
         for a, b in pairs:
             if now() > self.end:
                 return {}  # all or none: a move left uncounted would look better than it is

@@ -37,11 +37,15 @@ class Timeout(Exception):
 # Compiled (tools/compile_engine.py), the class may still be subclassed from Python (tests do).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Vcdt:
-    def __init__(self, board: Board, deadline: float, max_pairs: int = 40) -> None:
+    def __init__(self, board: Board, deadline: float, max_pairs: int = 40,
+                 fail: dict[int, int] | None = None) -> None:
         self.board = board
         self.deadline = deadline
         self.nodes = 0
-        self.fail: dict[int, int] = {}
+        # Attacker nodes without a VCDT, by (hash with the attacker's colour) -> turns searched.
+        # A failure depends on the board alone, so the checks of one move may share the table
+        # (``fail``): most checks end in "no VCDT" and search the same lines again.
+        self.fail: dict[int, int] = {} if fail is None else fail
         self.max_pairs = max_pairs
         # Every point a successful line touched: attacker stones and the empty points of the
         # threat windows they made (a defender stone elsewhere cannot stop the proof; failed
@@ -60,9 +64,14 @@ class Vcdt:
                 return depth + 1, pair
         return None
 
-    def _pairs(self, s: int) -> tuple[list[tuple[int, int]], dict[int, list[tuple[int, tuple[int, ...]]]]]:
+    def _pairs(self, s: int, last: bool = False
+               ) -> tuple[list[tuple[int, int]], dict[int, list[tuple[int, tuple[int, ...]]]]]:
         """Attacker pairs that might leave two or more threats, best first, and for each
-        point the attacker's open windows (own count 2 or 3, their empty points) through it."""
+        point the attacker's open windows (own count 2 or 3, their empty points) through it.
+        With ``last`` (the attacker's last turn, no threat against it) the best other points are
+        not added as partners (scoring them was a large share of the solver's time): such a pair
+        makes only its first stone's threats, so a pair of that stone with another point of its
+        open 3-windows makes at least as many and ranks before it."""
         board = self.board
         code = board.code
         cells = board.cells
@@ -109,7 +118,9 @@ class Vcdt:
         for a in single_list:
             own = [tuple([q for q in em if q != a]) for k, em in through[a] if k == 3]
             if len(own) >= 2 and count_hits(own, 2) >= 2:
-                if builders is None:
+                if builders is None and last:
+                    builders = []
+                elif builders is None:
                     scored = point_scores(board, s, first_candidates(board))[:FREE_PARTNERS]
                     builders = [q for _, q in scored if q not in through]
                 wa = weight[a]
@@ -118,7 +129,8 @@ class Vcdt:
                         key = (a, b) if a < b else (b, a)
                         if key not in pairs:
                             pairs[key] = wa + weight.get(b, 0)
-        ranked = sorted(pairs, key=lambda k: -pairs[k])
+        # Stable with reverse=True too: equal weights keep their insertion order.
+        ranked = sorted(pairs, key=pairs.__getitem__, reverse=True)
         return ranked, through
 
     def doubles(self, s: int, cap: int) -> int:
@@ -127,8 +139,10 @@ class Vcdt:
         candidates, through = self._pairs(s)
         n = 0
         for a, b in candidates:
+            if self._made_count(a, b, through) < 2:
+                continue
             made = self._made(a, b, through)
-            if len(made) >= 2 and count_hits(made, 2) >= 2:
+            if count_hits(made, 2) >= 2:
                 n += 1
                 if n >= cap:
                     break
@@ -147,6 +161,20 @@ class Vcdt:
                 out.append(tuple([q for q in em if q != b]))
         return out
 
+    @staticmethod
+    def _made_count(a: int, b: int, through: dict[int, list[tuple[int, tuple[int, ...]]]]) -> int:
+        """How many windows :meth:`_made` would return, without building them (most pairs make
+        fewer than the two a double threat needs, and building the sets was the solver's main
+        cost)."""
+        n = 0
+        for k, em in through.get(a, ()):
+            if k == 3 or b in em:
+                n += 1
+        for k, em in through.get(b, ()):
+            if k == 3 and a not in em:
+                n += 1
+        return n
+
     def _mark(self, a: int, b: int, sets: list[tuple[int, ...]]) -> None:
         zone = self.zone
         zone.add(a)
@@ -164,7 +192,7 @@ class Vcdt:
             return None
         o = 1 - s
         opp_sets = board.threat_sets(o) if board.thr[o] else None
-        candidates, through = self._pairs(s)
+        candidates, through = self._pairs(s, last=depth <= 1 and not opp_sets)
         if opp_sets:
             singles, hpairs = hitting_moves(opp_sets)
             if not singles and not hpairs:
@@ -196,14 +224,17 @@ class Vcdt:
         place = board.place
         remove = board.remove
         made = self._made
+        made_count = self._made_count
+        # At the last turn only a triple threat counts, and it takes three windows or more.
+        need = 3 if depth <= 1 else 2
         for i, (a, b) in enumerate(candidates):
             if (i & 7) == 7 and now() > self.deadline:
                 raise Timeout
             # The attacker has no threat window here, so the windows the pair makes are
             # exactly its threat windows afterwards: count them without placing anything.
-            sets = made(a, b, through)
-            if len(sets) < 2:
+            if made_count(a, b, through) < need:
                 continue
+            sets = made(a, b, through)
             t = count_hits(sets)
             if t < 2:
                 continue
