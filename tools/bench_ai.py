@@ -14,6 +14,12 @@ with a budget the clock never reaches (the same nodes on every machine) and it p
 per CPU second. Scores against an engine that plays at a fixed depth (Cloudict) depend on it: a
 slower machine leaves hard's 1-s budget less search. ``tools/arena.py`` prints it before its games.
 
+``--vcdt`` times the VCDT solver alone: on the positions of ``tests/unit/ai/data/loss_positions.jsonl``
+(games lost to Cloudict) the side to move's VCDT, and after the move played there the opponent's
+VCDT and single-four entry warning, each searched to the end (no clock), so every machine does
+the same work. It prints the nodes per CPU second and a checksum of the verdicts, proof pairs and
+zones: two versions of the solver that print the same checksum found the same proofs.
+
 ``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
 (as the tests do, see tools/positions.py) and counts, per level, the wins found and the
 blocks made (threats that two stones can stop, left with none after the answer).
@@ -22,6 +28,7 @@ blocks made (threats that two stones can stop, left with none after the answer).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -124,6 +131,42 @@ def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: 
     return 0
 
 
+VCDT_CASES = ROOT / "tests" / "unit" / "ai" / "data" / "loss_positions.jsonl"
+VCDT_DEPTH = 6  # double-threat turns of each VCDT (the screen's depth)
+WARNING_DEPTH = 5  # turns of each entry warning
+
+
+def vcdt_bench() -> tuple[int, int, float, int]:
+    """(checks, nodes, CPU seconds, checksum) of the solver on the loss positions (see --vcdt)."""
+    from connect6.ai.protocol import parse_stones
+    from connect6.ai.vcdt import Vcdt
+
+    checks: list[tuple[Board, int, str, int]] = []
+    for line in VCDT_CASES.read_text().splitlines():
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        size = case["size"]
+        pos = Position.from_turns([parse_stones(t, size) for t in case["turns"]], size)
+        mover = 0 if case["to_move"] == "black" else 1
+        checks.append((Board.from_position(pos), mover, "solve", VCDT_DEPTH))
+        after = Board.from_position(pos)
+        for q in parse_stones(case["played"], size):
+            after.place(q, mover)
+        checks.append((after, 1 - mover, "solve", VCDT_DEPTH))
+        checks.append((after, 1 - mover, "warning", WARNING_DEPTH))
+    nodes = 0
+    found = []
+    t0 = time.process_time()
+    for board, side, kind, depth in checks:
+        solver = Vcdt(board, float("inf"))
+        verdict = solver.solve(side, depth) if kind == "solve" else solver.warning(side, depth)
+        nodes += solver.nodes
+        found.append((verdict, sorted(solver.zone)))
+    seconds = time.process_time() - t0
+    return len(checks), nodes, seconds, zlib.crc32(repr(found).encode())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=19)
@@ -138,7 +181,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="budgets and times in wall time or this process's CPU time (a shared machine)")
     ap.add_argument("--calibrate", action="store_true",
                     help="only the machine's speed: nodes per CPU second of a fixed-depth search")
+    ap.add_argument("--vcdt", action="store_true",
+                    help="only the VCDT solver: nodes per CPU second on the saved loss positions")
     args = ap.parse_args(argv)
+    if args.vcdt:
+        checks, nodes, seconds, crc = vcdt_bench()
+        print(f"vcdt: {checks} checks, {nodes} nodes in {seconds:.2f} CPU s, {nodes / seconds:.0f} nodes "
+              f"per CPU second; verdicts crc {crc:08x} ({engine_kind()[0]} engine)")
+        return 0
     if args.calibrate:
         nodes, seconds = calibrate()
         print(f"calibration: {nodes / seconds:.0f} nodes per CPU second ({nodes} nodes of hard at "
