@@ -2,15 +2,17 @@
 stone, after which every block lost to continuous double threats (tools/loss_analysis.py class
 ``quiet-loss``). The engine's warning for these is the VCDT solver's single-four *entry*
 (docs/ai.md, "Forced wins"); hard's safety check rejects a chosen move that leaves one (its
-cheap form, ``Vcdt.warning``: the defender's free stone on its 4 best points only).
+cheap form, ``Vcdt.warning``: the defender's free stone on its best few counter-fours and its 4
+best points only).
 
 Each case: the move played in the game leaves an entry, as a warning and as a proof (every free
-stone tried); hard's answer (fixed search depth, a generous budget) leaves neither a warning nor
-a VCDT of up to 7 turns. The checks of the answer
+stone tried); hard's answer (fixed search depth, a generous budget) leaves no warning, no entry
+proof and no VCDT of up to 7 turns. The checks of the answer
 are node-limited; the answer's own time-capped checks (the root screen's per-move slices are a
 share of the budget) run on the engine's CPU clock, so another program on the machine does not cut
 them short. g36 was answered well in some runs and not in others before that (wall clock, loaded
-machine); it stays listed as failing.
+machine). Both were listed as failing until the warning tried the defender's counter-fours
+(issue 8, round 8); hard's answers there now leave neither a warning nor an entry proof.
 """
 
 import json
@@ -35,7 +37,7 @@ ENTRY_DEPTH = 6  # hard's entry check
 VCDT_DEPTH = 6  # double-threat turns: refutations of up to 7 turns
 
 # Cases the engine still answers with a move that leaves an entry (xfail, not strict).
-KNOWN_FAILING: set[str] = {"hard-cd2-s1-g18-t8", "hard-cd2-s1-g36-t6"}
+KNOWN_FAILING: set[str] = set()
 
 
 def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
@@ -70,4 +72,6 @@ def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
     solver = NodeLimitedVcdt(board, NODES)
     assert solver.solve(o, VCDT_DEPTH) is None, f"{case['id']}: {result.stones} leaves a VCDT"
     assert solver.warning(o, ENTRY_DEPTH) is None, f"{case['id']}: {result.stones} leaves an entry"
+    assert NodeLimitedVcdt(board, NODES).entry(o, ENTRY_DEPTH) is None, \
+        f"{case['id']}: {result.stones} leaves an entry proof"
 

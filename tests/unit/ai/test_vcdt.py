@@ -9,9 +9,10 @@ from pathlib import Path
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.movegen import best_free
 from connect6.ai.protocol import parse_stones
 from connect6.ai.search import LEVEL_CONFIGS
-from connect6.ai.vcdt import Vcdt
+from connect6.ai.vcdt import WARNING_COUNTERS, WARNING_FREE, Vcdt
 from connect6.rules import Position
 from tests.unit.ai.lost_games import position_of
 
@@ -234,3 +235,36 @@ def test_checks_sharing_a_failure_table_give_the_same_verdicts_with_fewer_nodes(
             assert second.nodes == 5 < fresh.nodes
         else:
             assert second.nodes <= fresh.nodes
+
+
+def test_the_warning_lets_the_defender_answer_a_four_with_a_four_of_its_own():
+    # Given a game position (hard as White played KJ LK against Cloudict depth 4) and Black's
+    # four FJ HG: whichever of White's four best points takes the free stone of the block,
+    # Black has a VCDT, so the warning used to report an entry here
+    board = board_of(["JJ", "JIIK", "IIHJ", "GKKK", "GJHK", "KJLK"])
+    four = parse_stones("FJHG", SIZE)
+    for q in four:
+        board.place(q, 0)
+    singles, pairs = hitting_moves(board.threat_sets(0))
+    assert singles and not pairs
+    solver = Vcdt(board, time.perf_counter() + 60)
+    for block in singles:
+        board.place(block, 1)
+        for _, free in best_free(board, 1, (), WARNING_FREE):
+            board.place(free, 1)
+            assert solver.solve(0, 6) is not None
+            board.remove(free, 1)
+        # but a free stone that makes a White four holds (Black must answer it first)
+        held = []
+        for free in solver._counter_fours(1, WARNING_COUNTERS):
+            board.place(free, 1)
+            held.append(solver.solve(0, 6) is None)
+            board.remove(free, 1)
+        assert any(held)
+        board.remove(block, 1)
+    for q in reversed(four):
+        board.remove(q, 0)
+    # When White's move is checked for single-four entries
+    # Then the warning finds none, and neither does the full check (a proof)
+    assert Vcdt(board, time.perf_counter() + 60).warning(0, 6) is None
+    assert Vcdt(board, time.perf_counter() + 60).entry(0, 6) is None

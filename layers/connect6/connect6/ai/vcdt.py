@@ -28,6 +28,9 @@ except ImportError:  # the layer ships without it; only the compiler reads the d
 FREE_PARTNERS = 12
 # Free stones the defender tries per block in :meth:`Vcdt.warning`.
 WARNING_FREE = 4
+# Counter-fours (points of the defender's open 3-windows, best first) the warning also tries as
+# the free stone, before the best points: without them most warnings were false alarms.
+WARNING_COUNTERS = 3
 
 
 class Timeout(Exception):
@@ -382,7 +385,8 @@ class Vcdt:
         if board.thr[o]:
             return -1  # the block made a threat of its own: not a forced line any more
         if k_free:
-            frees = [f for _, f in best_free(board, o, (), k_free)]
+            frees = self._counter_fours(o, WARNING_COUNTERS)
+            frees += [f for _, f in best_free(board, o, tuple(frees), k_free)]
             longest = 0
         else:
             outer = self.zone
@@ -408,9 +412,25 @@ class Vcdt:
             longest = found[0]
         for f in frees:
             board.place(f, o)
-            refutes = None if board.thr[o] else self.solve(s, depth)
+            # The proof counts a free stone that makes a four as a stopper; the warning lets
+            # the attacker answer it (a block that makes a double threat may go on).
+            refutes = None if board.thr[o] and not k_free else self.solve(s, depth)
             board.remove(f, o)
             if refutes is None:
                 return -1
             longest = max(longest, refutes[0])
         return longest
+
+    def _counter_fours(self, o: int, cap: int) -> list[int]:
+        """The ``cap`` best points (by ``o``'s point scores) where a stone makes a four for
+        ``o``: the empty points of its open 3-windows."""
+        board = self.board
+        cells = board.cells
+        code = board.code
+        wins = board.wins
+        clean = CLEAN[o]
+        points: set[int] = set()
+        for w in board.open[o]:
+            if clean[code[w]] == 3:
+                points.update([q for q in wins[w] if cells[q] < 0])
+        return [q for _, q in point_scores(board, o, points)[:cap]]
