@@ -399,13 +399,7 @@ class Vcdt:
             if found is None:
                 return -1
             cells = board.cells
-            code = board.code
-            wins = board.wins
-            clean = CLEAN[o]
-            stoppers = {q for q in zone if cells[q] < 0}
-            for w in board.open[o]:
-                if clean[code[w]] == 3:
-                    stoppers.update([q for q in wins[w] if cells[q] < 0])
+            stoppers = {q for q in zone if cells[q] < 0} | self._four_points(o)
             # The attacker's first pair first: a stone there is the likeliest to stop the line.
             first = [q for q in found[1] if q in stoppers]
             frees = first + sorted(stoppers.difference(first))
@@ -421,9 +415,9 @@ class Vcdt:
             longest = max(longest, refutes[0])
         return longest
 
-    def _counter_fours(self, o: int, cap: int) -> list[int]:
-        """The ``cap`` best points (by ``o``'s point scores) where a stone makes a four for
-        ``o``: the empty points of its open 3-windows."""
+    def _four_points(self, o: int) -> set[int]:
+        """The points where a stone makes a four for ``o``: the empty points of its open
+        3-windows."""
         board = self.board
         cells = board.cells
         code = board.code
@@ -433,4 +427,8 @@ class Vcdt:
         for w in board.open[o]:
             if clean[code[w]] == 3:
                 points.update([q for q in wins[w] if cells[q] < 0])
-        return [q for _, q in point_scores(board, o, points)[:cap]]
+        return points
+
+    def _counter_fours(self, o: int, cap: int) -> list[int]:
+        """The ``cap`` best of :meth:`_four_points` by ``o``'s point scores."""
+        return [q for _, q in point_scores(self.board, o, self._four_points(o))[:cap]]
