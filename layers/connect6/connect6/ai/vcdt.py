@@ -281,13 +281,10 @@ class Vcdt:
         cells = board.cells
         wins = board.wins
         clean = CLEAN[s]
-        threes: set[int] = set()
+        threes = self._four_points(s)
         twos: set[tuple[int, int]] = set()
         for w in board.open[s]:
-            k = clean[code[w]]
-            if k == 3:
-                threes.update([q for q in wins[w] if cells[q] < 0])
-            elif k == 2:
+            if clean[code[w]] == 2:
                 em = [q for q in wins[w] if cells[q] < 0]
                 for i, x in enumerate(em):
                     for y in em[i + 1:]:
