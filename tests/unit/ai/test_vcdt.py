@@ -268,3 +268,40 @@ def test_the_warning_lets_the_defender_answer_a_four_with_a_four_of_its_own():
     # Then the warning finds none, and neither does the full check (a proof)
     assert Vcdt(board, time.perf_counter() + 60).warning(0, 6) is None
     assert Vcdt(board, time.perf_counter() + 60).entry(0, 6) is None
+
+
+def test_the_warning_tries_the_points_of_the_refutations_it_found():
+    # Given a position from a lost game of round 7 (White to move after JJ, JH HH, LH KI), White's
+    # candidate KG MG and Black's four IK II: with either block, each of White's best points
+    # (there is no White four to make) as the free stone loses to a VCDT
+    board = board_of(["JJ", "JHHH", "LHKI", "KGMG"])
+    four = parse_stones("IKII", SIZE)
+    for q in four:
+        board.place(q, 0)
+    singles, pairs = hitting_moves(board.threat_sets(0))
+    assert len(singles) == 2 and not pairs
+    assert not Vcdt(board, time.perf_counter() + 60)._counter_fours(1, WARNING_COUNTERS)
+    solver = Vcdt(board, time.perf_counter() + 60)
+    for block in singles:
+        board.place(block, 1)
+        first_pairs: list[int] = []
+        for _, free in best_free(board, 1, (), WARNING_FREE):
+            board.place(free, 1)
+            refutation = solver.solve(0, 6)
+            assert refutation is not None
+            first_pairs.extend(refutation[1])
+            board.remove(free, 1)
+        # but a stone on one of the refutations' first stones holds
+        held = []
+        for free in dict.fromkeys(first_pairs):
+            board.place(free, 1)
+            held.append(solver.solve(0, 6) is None)
+            board.remove(free, 1)
+        assert any(held)
+        board.remove(block, 1)
+    for q in reversed(four):
+        board.remove(q, 0)
+    # When White's move is checked for single-four entries
+    # Then the warning finds none, and neither does the full check (a proof)
+    assert Vcdt(board, time.perf_counter() + 60).warning(0, 6) is None
+    assert Vcdt(board, time.perf_counter() + 60).entry(0, 6) is None
