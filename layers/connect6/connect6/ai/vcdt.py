@@ -30,10 +30,7 @@ FREE_PARTNERS = 12
 WARNING_FREE = 4
 # Counter-fours (points of the defender's open 3-windows, best first) the warning also tries as
 # the free stone, before the best points: without them most warnings were false alarms.
-WARNING_COUNTERS = 6
-# When all of those fail, the warning tries up to this many points of the refutations' first
-# pairs (the attacker's first stones after each free stone): a stone there often stops the line.
-WARNING_REFUTED = 4
+WARNING_COUNTERS = 3
 
 
 class Timeout(Exception):
@@ -376,71 +373,43 @@ class Vcdt:
     def _free_stone_holds(self, s: int, depth: int, k_free: int) -> int:
         """The defender has placed one stone of its turn (a block); with the other anywhere,
         the longest VCDT ``s`` then has (attacker turns), or -1 if some free stone stops every
-        VCDT within ``depth``. With ``k_free``, only a few chosen points are tried (see
-        :meth:`_few_free_stones_hold`). Otherwise only stones on the zone of the VCDT found
-        without the free stone can stop it, or stones that give the defender a threat (the
-        attacker must answer it), and each of those is tried."""
+        VCDT within ``depth``. With ``k_free``, only the defender's ``k_free`` best points are
+        tried. Otherwise only stones on the zone of the VCDT found without the free stone can
+        stop it, or stones that give the defender a threat (the attacker must answer it), and
+        each of those is tried."""
         board = self.board
         o = 1 - s
         if board.thr[o]:
             return -1  # the block made a threat of its own: not a forced line any more
         if k_free:
-            return self._few_free_stones_hold(s, depth, k_free)
-        outer = self.zone
-        self.zone = set()
-        try:
-            found = self.solve(s, depth)
-            zone = self.zone
-        finally:
-            self.zone = outer | self.zone
-        if found is None:
-            return -1
-        cells = board.cells
-        stoppers = {q for q in zone if cells[q] < 0} | self._four_points(o)
-        # The attacker's first pair first: a stone there is the likeliest to stop the line.
-        first = [q for q in found[1] if q in stoppers]
-        longest = found[0]
-        for f in first + sorted(stoppers.difference(first)):
+            frees = self._counter_fours(o, WARNING_COUNTERS)
+            frees += [f for _, f in best_free(board, o, tuple(frees), k_free)]
+            longest = 0
+        else:
+            outer = self.zone
+            self.zone = set()
+            try:
+                found = self.solve(s, depth)
+                zone = self.zone
+            finally:
+                self.zone = outer | self.zone
+            if found is None:
+                return -1
+            cells = board.cells
+            stoppers = {q for q in zone if cells[q] < 0} | self._four_points(o)
+            # The attacker's first pair first: a stone there is the likeliest to stop the line.
+            first = [q for q in found[1] if q in stoppers]
+            frees = first + sorted(stoppers.difference(first))
+            longest = found[0]
+        for f in frees:
             board.place(f, o)
-            # The proof counts a free stone that makes a four as a stopper (the warning lets the
-            # attacker answer it, see _few_free_stones_hold).
-            refutes = None if board.thr[o] else self.solve(s, depth)
+            # The proof counts a free stone that makes a four as a stopper; the warning lets
+            # the attacker answer it (a block that makes a double threat may go on).
+            refutes = None if board.thr[o] and not k_free else self.solve(s, depth)
             board.remove(f, o)
             if refutes is None:
                 return -1
             longest = max(longest, refutes[0])
-        return longest
-
-    def _few_free_stones_hold(self, s: int, depth: int, k_free: int) -> int:
-        """:meth:`_free_stone_holds` for the warning: the defender's best counter-fours, its
-        ``k_free`` best points, then points of the refutations found for those (each first pair's
-        empty points, at most ``WARNING_REFUTED``)."""
-        board = self.board
-        o = 1 - s
-        cells = board.cells
-        frees = self._counter_fours(o, WARNING_COUNTERS)
-        frees += [f for _, f in best_free(board, o, tuple(frees), k_free)]
-        tried = set(frees)
-        refuted: list[int] = []
-        longest = 0
-        i = 0
-        while i < len(frees):
-            f = frees[i]
-            i += 1
-            board.place(f, o)
-            # The attacker may answer a counter-four with a block that makes a double threat.
-            refutes = self.solve(s, depth)
-            board.remove(f, o)
-            if refutes is None:
-                return -1
-            longest = max(longest, refutes[0])
-            for q in refutes[1]:
-                if len(refuted) < WARNING_REFUTED and q not in tried and cells[q] < 0:
-                    tried.add(q)
-                    refuted.append(q)
-            if i == len(frees):
-                frees += refuted
-                refuted = []
         return longest
 
     def _four_points(self, o: int) -> set[int]:
