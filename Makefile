@@ -15,9 +15,10 @@ $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt layers
 
 venv: $(VENV)/.installed compile
 
-# The engine's compiled core (tools/compile_engine.py: mypyc, about 20-40 s, only when an engine
-# source changed): extension modules beside the sources, never committed; without a C compiler the
-# pure-Python engine stays. COMPILE=0 skips it (and `make test` then does not require it).
+# The engine's compiled core (tools/compile_engine.py: mypyc, and Cython for the C search kernel, about
+# 20-40 s, only when an engine source changed): extension modules beside the sources, never
+# committed; without a C compiler the pure-Python engine stays. COMPILE=0 skips it (and `make test`
+# then does not require it).
 COMPILE ?= 1
 compile: $(VENV)/.installed
 ifeq ($(COMPILE),1)

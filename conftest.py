@@ -26,12 +26,12 @@ def _compiled(source: Path) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Python imports a compiled engine module even when its source has changed since the build:
-    # testing that stale build would test old code.
+    # Python imports a compiled engine module (mypyc's, or the Cython kernel's) even when its source
+    # (.py, .pyx) has changed since the build: testing that stale build would test old code.
     from tools.compile_engine import stale_modules
 
     stale = stale_modules()
     if stale:
-        pytest.exit(f"the compiled engine is older than {', '.join(f'{name}.py' for name in stale)}: run "
+        pytest.exit(f"the compiled engine is older than {', '.join(stale)}: run "
                     "`make compile` (or `python tools/compile_engine.py --clean` for the pure engine)",
                     returncode=4)

@@ -4,7 +4,7 @@ machine's load)."""
 
 from connect6.ai.board import Board
 from connect6.ai.protocol import parse_stones
-from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
 
 
@@ -12,13 +12,7 @@ class NodeLimitedVcdt(Vcdt):
     """The repo's VCDT solver with a node limit instead of a clock."""
 
     def __init__(self, board: Board, limit: int) -> None:
-        super().__init__(board, deadline=float("inf"))
-        self.limit = limit
-
-    def _attack(self, s: int, depth: int):
-        if self.nodes >= self.limit:
-            raise Timeout
-        return super()._attack(s, depth)
+        super().__init__(board, deadline=float("inf"), node_limit=limit)
 
 
 def position_of(case: dict) -> Position:

@@ -1,11 +1,12 @@
-"""The compiled engine (tools/compile_engine.py, mypyc) plays exactly the moves of the pure-Python one.
+"""The compiled engine (tools/compile_engine.py: mypyc, and Cython for the C search kernel) plays exactly
+the moves of the pure-Python one.
 
 A Lambda layer built where the engine cannot be compiled runs the pure-Python sources (the layer's
 Makefile falls back to them), and so does a machine without a C compiler, so the two must not
 differ: on real positions from Little Golem games, at every level, with a fixed search depth and
 a budget the clock never reaches, the compiled engine in this process and the pure engine in a
-subprocess (a copy of the package without the extension modules) return the same stones, reason,
-score, depth and node count.
+subprocess (a copy of the package without the extension modules, the kernel's among them) return
+the same stones, reason, score, depth and node count.
 
 ``make test`` builds the compiled modules first and sets ``CONNECT6_EXPECT_COMPILED=1``, so there
 this test must find them; elsewhere it is skipped when they are absent. And a Python of another
@@ -32,6 +33,10 @@ from tools.positions import LITTLE_GOLEM, load_games
 
 ENGINE_MODULES = ("board", "movegen", "vcdt", "search")
 PACKAGE = Path(importlib.import_module("connect6").__file__ or "").parent
+# The Cython C search kernel (connect6/ai/_csearch.pyx), compiled beside the mypyc modules when its
+# source is in the tree.
+KERNEL = "_csearch"
+HAS_KERNEL = (PACKAGE / "ai" / f"{KERNEL}.pyx").exists()
 EXPECTED = os.environ.get("CONNECT6_EXPECT_COMPILED") == "1"
 MAX_DEPTH = 2  # two-stone plies: fixed, so the answer does not depend on the machine's speed
 BUDGET_S = 600.0  # never reached at that depth: no phase is cut by the clock
@@ -41,9 +46,10 @@ CASES = ((1, 6), (12, 11), (13, 17), (19, 8), (20, 8), (21, 5))
 
 # Runs in the subprocess, with the pure copy of the package first on the path.
 PURE_RUNNER = """
-import json, random, sys
+import importlib.util, json, random, sys
 import connect6.ai.board
 assert connect6.ai.board.__file__.endswith(".py"), connect6.ai.board.__file__
+assert importlib.util.find_spec("connect6.ai._csearch") is None, "the kernel's module is in the pure copy"
 from connect6.ai import search
 from connect6.rules import Position
 out = []
@@ -79,6 +85,15 @@ def test_the_suite_runs_the_compiled_engine_when_make_test_built_it() -> None:
     # Then every hot module is the extension module, not its source
     assert all(f.endswith((".so", ".pyd")) for f in files.values()), (
         f"make test expected the compiled engine, but it imports {files}: did `make compile` fail?")
+    # and so is the C search kernel, when the tree has its source (it has no pure-Python module of its
+    # own: without the extension module it cannot be imported)
+    if HAS_KERNEL:
+        try:
+            kernel = importlib.import_module(f"connect6.ai.{KERNEL}").__file__ or ""
+        except ImportError as e:
+            pytest.fail(f"make test expected the compiled C search kernel, but it does not import ({e}): "
+                        "did `make compile` fail (is Cython installed)?")
+        assert kernel.endswith((".so", ".pyd")), kernel
 
 
 def _other_python() -> str | None:
@@ -107,16 +122,20 @@ def test_another_python_ignores_the_compiled_modules_and_plays_pure(tmp_path: Pa
         pytest.skip("no Python of another version on this machine")
     # Given the layer as it is here, with modules compiled for this Python beside the sources
     # When another Python (Lambda's 3.12) imports it and plays a move
-    script = ("import json, connect6.ai.board as b; from connect6.ai import search; "
+    script = ("import importlib.util, json, connect6.ai.board as b; from connect6.ai import search; "
               "from connect6.rules import Position; p = Position(19); p.play([180]); "
-              "r = search(p, 'hard', budget_s=0.2); print(json.dumps([b.__file__, r.stones, r.nodes]))")
+              "r = search(p, 'hard', budget_s=0.2); "
+              "kernel = importlib.util.find_spec('connect6.ai._csearch'); "
+              "print(json.dumps([b.__file__, r.stones, r.nodes, kernel and kernel.origin]))")
     run = subprocess.run([other, "-s", "-c", script], capture_output=True, text=True, cwd=tmp_path,
                          env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(PACKAGE.parent)},
                          check=False)
-    # Then it imports the pure-Python sources and answers with two stones
+    # Then it imports the pure-Python sources (and finds no C search kernel built for it) and answers
+    # with two stones
     assert run.returncode == 0, run.stderr
-    module, move, nodes = json.loads(run.stdout)
+    module, move, nodes, kernel = json.loads(run.stdout)
     assert module == str(PACKAGE / "ai" / "board.py")
+    assert kernel is None
     assert len(set(move)) == 2 and nodes > 0
 
 

@@ -16,7 +16,7 @@ from typing import TypeVar
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.clock import now
 from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, point_scores, win_now
-from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.ai.vcdt import Timeout, Vcdt, core_for
 from connect6.rules import Position
 
 WIN = 10_000_000
@@ -104,7 +104,7 @@ class SearchResult:
 
 class Engine:
     def __init__(self, position: Position, level: str, budget: float, rng: random.Random,
-                 max_depth: int | None = None, solver: type[Vcdt] = Vcdt) -> None:
+                 max_depth: int | None = None, solver: type[Vcdt] = Vcdt, pure: bool = False) -> None:
         self.start = now()
         # The VCDT solver class every check uses (tests pass one with scripted verdicts).
         self.solver = solver
@@ -115,6 +115,10 @@ class Engine:
         self.rng = rng
         self.max_depth = max_depth
         self.board = Board.from_position(position)
+        # The searches in C (connect6.ai._csearch) unless ``pure`` or not built: the same
+        # moves, scores and node counts as the Python code below, faster.
+        self.pure = pure
+        self.core = None if pure else core_for(self.board.t)
         self.side = 0 if position.to_move.value == "black" else 1
         self.nodes = 0
         self.end = self.start + budget * SEARCH_SHARE
@@ -259,7 +263,8 @@ class Engine:
     def _own_win(self, share: float, depth: int, single_four: bool) -> tuple[int, tuple[int, int]] | None:
         """Our forced win within ``share`` of the budget: a VCDT, or with ``single_four`` a single
         threat after which every block loses to a VCDT (see :meth:`Vcdt.entry`)."""
-        solver = self.solver(self.board, min(self.end, now() + self.budget * share), fail=self.vcdt_fail)
+        solver = self.solver(self.board, min(self.end, now() + self.budget * share), fail=self.vcdt_fail,
+                             pure=self.pure)
         return self._timed(solver.entry if single_four else solver.solve, solver, self.side, depth)[0]
 
     def _screen(self, pairs: list[tuple[int, int]], sets: list[tuple[int, ...]]
@@ -299,7 +304,7 @@ class Engine:
                 board = self.board
                 board.place(a, s)
                 board.place(b, s)
-                solver = self.solver(board, min(stop, t + each), fail=self.vcdt_fail)
+                solver = self.solver(board, min(stop, t + each), fail=self.vcdt_fail, pure=self.pure)
                 refutation, timed_out = self._timed(solver.solve, solver, o, min(cfg.opp_check, SCREEN_DEPTH))
                 if timed_out:
                     unknown.append((a, b))
@@ -354,7 +359,7 @@ class Engine:
         cfg = self.cfg
         o = 1 - self.side
         deadline = min(self.end, now() + self.budget * cfg.zone_share)
-        solver = self.solver(self.board, deadline, fail=self.vcdt_fail)
+        solver = self.solver(self.board, deadline, fail=self.vcdt_fail, pure=self.pure)
         refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
         found = refutation is not None
         if not found and not timed_out and cfg.entry_check:
@@ -395,7 +400,7 @@ class Engine:
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = self.solver(board, now() + left * 0.5, fail=self.vcdt_fail)
+            solver = self.solver(board, now() + left * 0.5, fail=self.vcdt_fail, pure=self.pure)
             refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
             if timed_out:
                 # Unproven either way: better than a refuted move, but not than one that passed
@@ -502,7 +507,7 @@ class Engine:
         o = 1 - s
         board = self.board
         out: dict[tuple[int, int], int] = {}
-        solver = self.solver(board, self.end, fail=self.vcdt_fail)
+        solver = self.solver(board, self.end, fail=self.vcdt_fail, pure=self.pure)
         for a, b in pairs:
             if now() > self.end:
                 return {}  # all or none: a move left uncounted would look better than it is
@@ -516,6 +521,15 @@ class Engine:
 
     # ------------------------------------------------------------------ alpha-beta
     def _ab(self, s: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        core = self.core
+        if core is not None:
+            # The whole subtree in C, on the same transposition table.
+            timed_out, self.nodes, value = core.search(self.board.cells, s, depth, alpha, beta, ply,
+                                                       self.deadline, self.tt, list(self.cfg.inner),
+                                                       self.nodes, now)
+            if timed_out:
+                raise Timeout
+            return value
         self.nodes += 1
         board = self.board
         thr = board.thr

@@ -12,9 +12,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from connect6.ai.board import CLEAN, Board, count_hits, hitting_moves
+from connect6.ai.board import (
+    CLEAN,
+    D_OPP,
+    D_OWN,
+    DPS,
+    MOVER_W,
+    OTHER_W,
+    PSCORE,
+    ROAD,
+    Board,
+    Tables,
+    count_hits,
+    hitting_moves,
+)
 from connect6.ai.clock import now
 from connect6.ai.movegen import best_free, first_candidates, point_scores
+
+try:
+    # The same search in C (``_csearch.pyx``, built by tools/compile_engine.py with Cython); without
+    # it the methods below run in Python and give the same answers, nodes and zones.
+    from connect6.ai import _csearch
+except ImportError:
+    _csearch = None  # type: ignore[assignment]
 
 try:
     from mypy_extensions import mypyc_attr
@@ -37,14 +57,38 @@ class Timeout(Exception):
     """The search ran out of its time."""
 
 
+_cores: dict[int, _csearch.Core] = {}
+
+
+def core_for(t: Tables) -> _csearch.Core | None:
+    """The C searches for this board size (built once per size), or None without the module."""
+    if _csearch is None:
+        return None
+    core = _cores.get(t.n)
+    if core is None:
+        road = [[0] * 49, [0] * 49]
+        for c in range(49):
+            b, w = c % 7, c // 7
+            road[0][c] = ROAD[b] if w == 0 else 0
+            road[1][c] = ROAD[w] if b == 0 else 0
+        core = _cores[t.n] = _csearch.Core(t, PSCORE, CLEAN, D_OWN, D_OPP, DPS, road, MOVER_W, OTHER_W)
+    return core
+
+
 # Compiled (tools/compile_engine.py), the class may still be subclassed from Python (tests do).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Vcdt:
     def __init__(self, board: Board, deadline: float, max_pairs: int = 40,
-                 fail: dict[int, int] | None = None) -> None:
+                 fail: dict[int, int] | None = None, node_limit: int = 1 << 62,
+                 pure: bool = False) -> None:
         self.board = board
         self.deadline = deadline
         self.nodes = 0
+        # Out of time also when this many nodes have been searched (tests: a verdict that does
+        # not depend on the machine's speed).
+        self.node_limit = node_limit
+        # The C search (``_csearch``) unless ``pure`` or the module is not built.
+        self.core = None if pure else core_for(board.t)
         # Attacker nodes without a VCDT, by (hash with the attacker's colour) -> turns searched.
         # A failure depends on the board alone, so the checks of one move may share the table
         # (``fail``): most checks end in "no VCDT" and search the same lines again.
@@ -61,6 +105,14 @@ class Vcdt:
         board = self.board
         if board.thr[s]:
             return None  # an immediate win is not this search's business
+        core = self.core
+        if core is not None:
+            status, self.nodes, turns, a, b = core.solve(
+                board.cells, s, max_depth, self.deadline, self.fail, self.zone, self.max_pairs,
+                self.nodes, self.node_limit, now)
+            if status == _csearch.TIMEOUT:
+                raise Timeout
+            return (turns, (a, b)) if status == _csearch.FOUND else None
         for depth in range(1, max_depth + 1):
             pair = self._attack(s, depth)
             if pair is not None:
@@ -102,7 +154,7 @@ class Vcdt:
                     else:
                         lst.append(entry)
         pairs: dict[tuple[int, int], int] = {}
-        single_list = sorted(singles, key=lambda q: -weight[q])
+        single_list = sorted(singles, key=lambda q: (-weight[q], q))
         for i, a in enumerate(single_list):
             wa = weight[a]
             for b in single_list[i + 1:]:
@@ -187,6 +239,8 @@ class Vcdt:
 
     def _attack(self, s: int, depth: int) -> tuple[int, int] | None:
         board = self.board
+        if self.nodes >= self.node_limit:
+            raise Timeout
         self.nodes += 1
         if now() > self.deadline:
             raise Timeout

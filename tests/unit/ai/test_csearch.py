@@ -1,0 +1,130 @@
+"""The searches in C (``connect6.ai._csearch``) give exactly the pure-Python searches' answers.
+
+``Vcdt`` runs its ``solve`` and ``doubles``, and ``Engine`` its alpha-beta below the root with its
+move generators, in the C module when it is built (tools/compile_engine.py, Cython) and in Python
+otherwise (``pure=True``, or no module). An engine must play the same moves either way, so every
+observable result must agree: the verdict and first pair, the node count, the proof's zone, the
+failure table the checks of a move share, the double-threat count, the ranked pairs, and the
+engine's move, score, depth and nodes at a fixed depth. Positions: Little Golem games at a few
+turns each, both colours.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from connect6.ai import vcdt
+from connect6.ai.board import Board
+from connect6.ai.movegen import defence_pairs, normal_pairs
+from connect6.ai.search import Engine
+from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.rules import Position
+from tools.positions import load_games
+
+GAMES = Path(__file__).resolve().parents[2] / "data" / "littlegolem" / "games.jsonl"
+
+
+def _positions(n_games: int) -> list[Position]:
+    rng = random.Random(5)
+    out = []
+    for _, size, turns in load_games(GAMES, limit=n_games):
+        if len(turns) > 4:
+            for t in sorted(rng.sample(range(2, len(turns)), 2)):
+                out.append(Position.from_turns(turns[:t], size))
+    return out
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    if vcdt._csearch is None:
+        if os.environ.get("CONNECT6_EXPECT_COMPILED") == "1":
+            pytest.fail("make test expected the C search (connect6.ai._csearch): did `make compile` fail?")
+        pytest.skip("the C search is not built here (run `make compile`)")
+
+
+def _run(position: Position, pure: bool, kind: str, side: int, depth: int) -> tuple[object, ...]:
+    board = Board.from_position(position)
+    solver = Vcdt(board, float("inf"), pure=pure)
+    if kind == "solve":
+        answer: object = solver.solve(side, depth)
+    elif kind == "warning":
+        answer = solver.warning(side, depth)
+    else:
+        answer = solver.doubles(side, 100)
+    return answer, solver.nodes, sorted(solver.zone), sorted(solver.fail.items()), board.cells
+
+
+@pytest.mark.usefixtures("built")
+@pytest.mark.parametrize("kind,depth", [("solve", 3), ("solve", 6), ("warning", 4), ("doubles", 0)])
+def test_the_c_search_finds_what_the_python_search_finds(kind: str, depth: int) -> None:
+    found = 0
+    for position in _positions(12):
+        board = Board.from_position(position)
+        quiet = not board.thr[0] and not board.thr[1]
+        if kind != "solve" and not quiet:
+            continue
+        for side in (0, 1):
+            # Given one position, when both searches run
+            pure = _run(position, True, kind, side, depth)
+            fast = _run(position, False, kind, side, depth)
+            # Then they agree on everything a caller can see
+            assert fast == pure, (kind, depth, side, position.cells)
+            found += pure[0] is not None and pure[0] != 0
+    assert found > 0, "the positions must include some wins, or the comparison shows little"
+
+
+@pytest.mark.usefixtures("built")
+def test_the_c_search_stops_at_the_node_limit_and_at_the_deadline() -> None:
+    # Given a search that needs more nodes than it is allowed
+    position = next(p for p in _positions(12)
+                    if not Board.from_position(p).thr[0] and _run(p, True, "solve", 0, 6)[1] > 50)
+    for is_pure in (True, False):
+        limited = Vcdt(Board.from_position(position), float("inf"), node_limit=50, pure=is_pure)
+        # Then it runs out of time after exactly that many nodes, either way
+        with pytest.raises(Timeout):
+            limited.solve(0, 6)
+        assert limited.nodes == 50
+        # And a deadline already past stops it at its first node
+        late = Vcdt(Board.from_position(position), -1.0, pure=is_pure)
+        with pytest.raises(Timeout):
+            late.solve(0, 6)
+        assert late.nodes == 1
+
+
+@pytest.mark.usefixtures("built")
+def test_the_c_move_generators_rank_the_pairs_the_python_ones_rank() -> None:
+    checked = 0
+    for position in _positions(12):
+        board = Board.from_position(position)
+        core = vcdt.core_for(board.t)
+        assert core is not None
+        for side in (0, 1):
+            if board.thr[1 - side]:
+                # Given a four to block, the defences agree, for every number of free stones
+                sets = board.threat_sets(1 - side)
+                for k_free in (2, 8):
+                    expected = defence_pairs(board, side, sets, k_free)
+                    assert core.defence_pairs(board.cells, side, k_free) == expected
+                    checked += 1
+            else:
+                # Given a quiet position, the ranked pairs agree at an inner node's and the root's widths
+                for k1, k2 in ((4, 2), (12, 5)):
+                    assert core.normal_pairs(board.cells, side, k1, k2) == normal_pairs(board, side, k1, k2)
+                    checked += 1
+    assert checked > 20
+
+
+@pytest.mark.usefixtures("built")
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_engine_with_the_c_searches_plays_the_pure_engines_moves(level: str) -> None:
+    for position in _positions(6):
+        # Given a fixed depth and a budget the clock never reaches
+        results = [Engine(position, level, 1000.0, random.Random(1), max_depth=2, pure=pure).run()
+                   for pure in (True, False)]
+        # Then both engines play the same stones for the same reason, score, depth and node count
+        pure, fast = ((r.stones, r.reason, r.score, r.depth, r.nodes) for r in results)
+        assert fast == pure, position.cells
