@@ -11,6 +11,7 @@ turns each, both colours.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from connect6.ai import vcdt
 from connect6.ai.board import Board
 from connect6.ai.movegen import defence_pairs, normal_pairs
-from connect6.ai.search import Engine
+from connect6.ai.search import INF, LEVEL_CONFIGS, MATE, WIN, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 from tools.positions import load_games
@@ -128,3 +129,50 @@ def test_the_engine_with_the_c_searches_plays_the_pure_engines_moves(level: str)
         # Then both engines play the same stones for the same reason, score, depth and node count
         pure, fast = ((r.stones, r.reason, r.score, r.depth, r.nodes) for r in results)
         assert fast == pure, position.cells
+
+
+def _two_open_threes() -> Position:
+    """Black to move with two open threes on 19x19 (rows 9 and 12, columns 5-7): a stone on each
+    makes two open fours, four threats, so Black wins by a VCDT of 2 turns; White's stones are far
+    away in a corner."""
+    n = 19
+
+    def p(r: int, c: int) -> int:
+        return r * n + c
+
+    turns = [[p(9, 5)], [p(0, 0), p(0, 2)], [p(9, 6), p(9, 7)], [p(2, 0), p(2, 2)],
+             [p(12, 5), p(12, 6)], [p(4, 0), p(4, 2)], [p(12, 7), p(18, 18)], [p(6, 0), p(6, 2)]]
+    return Position.from_turns(turns, n)
+
+
+@pytest.mark.parametrize("pure", [True, False])
+def test_a_quiet_leaf_where_the_mover_wins_by_vcdt_scores_a_win(pure: bool,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    if not pure and vcdt._csearch is None:
+        pytest.skip("the C search is not built here")
+    position = _two_open_threes()
+    assert position.to_move.value == "black"
+    # Given the leaf check off, a depth-0 node is scored statically
+    engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
+    static = engine._ab(0, 0, -INF, INF, 1)
+    assert static < MATE
+    # When the level checks its quiet leaves for VCDTs of up to 2 turns
+    monkeypatch.setitem(LEVEL_CONFIGS, "hard",
+                        dataclasses.replace(LEVEL_CONFIGS["hard"], leaf_vcdt=2))
+    engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
+    # Then the same node is a win whose six comes two plies later (the opponent's block between)
+    assert engine._ab(0, 0, -INF, INF, 1) == WIN - 1 - 2
+
+
+@pytest.mark.usefixtures("built")
+def test_with_leaf_checks_the_c_engine_still_plays_the_pure_engines_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for level in ("normal", "hard"):
+        monkeypatch.setitem(LEVEL_CONFIGS, level,
+                            dataclasses.replace(LEVEL_CONFIGS[level], leaf_vcdt=2))
+    for position in [*_positions(2), _two_open_threes()]:
+        for level in ("normal", "hard"):
+            results = [Engine(position, level, 1000.0, random.Random(1), max_depth=2, pure=pure).run()
+                       for pure in (True, False)]
+            pure, fast = ((r.stones, r.reason, r.score, r.depth, r.nodes) for r in results)
+            assert fast == pure, (level, position.cells)

@@ -777,6 +777,8 @@ cdef class Core:
 
     cdef int mark(self, int a, int b, Sets* st) except -1:
         cdef int i, j
+        if self.zone is None:
+            return 0  # alpha-beta's leaf checks keep no zone
         zone = self.zone
         zone.add(a)
         zone.add(b)
@@ -1154,7 +1156,7 @@ cdef class Core:
     # order, the same node count. Out of time: the status is set and the value is meaningless.
 
     cdef long ab(self, int s, int depth, long alpha, long beta, int ply) except? -999999999:
-        cdef int o = 1 - s, t, n, i, k1, k2, cap, row, nmoves, ea, eb, e_depth, e_flag, tt_move = -1
+        cdef int o = 1 - s, t, n, i, r, k1, k2, cap, row, nmoves, ea, eb, e_depth, e_flag, tt_move = -1
         cdef long v, best_v, alpha0, store, e_val
         cdef int best_a = -1, best_b = -1, a, b
         cdef Sets sets
@@ -1172,6 +1174,14 @@ cdef class Core:
                 if t >= 3:
                     return -(AB_WIN - ply - 1)
         if depth <= 0 and (not has_sets or depth <= -AB_QUIESCENCE):
+            if not has_sets and self.leaf_depth > 0:
+                # A quiet leaf where the side to move wins by VCDT is a win (Engine._leaf_vcdt).
+                for t in range(1, self.leaf_depth + 1):
+                    r = self.attack(s, t, &ea, &eb)
+                    if r < 0:
+                        return 0
+                    if r == 1:
+                        return AB_WIN - ply - 2 * t
             return self.mover_w * self.score[s] - self.other_w * self.score[o] - (AB_THREATENED if has_sets else 0)
         if self.now() > self.deadline:
             self.timed_out = 1
@@ -1252,15 +1262,22 @@ cdef class Core:
     cdef object tt
     cdef int* inner
     cdef int n_inner
+    cdef int leaf_depth
 
     def search(self, list cells, int s, int depth, long alpha, long beta, int ply, double deadline,
-               dict tt, list inner, long nodes, now):
-        """Engine._ab from this position: (timed out, nodes, value)."""
+               dict tt, list inner, long nodes, now, dict fail, int leaf_depth, int max_pairs):
+        """Engine._ab from this position: (timed out, nodes, value). ``fail``, ``leaf_depth`` and
+        ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks."""
         cdef int i
         cdef long v
         self.load(cells)
         self.tt = tt
         self.now = now
+        self.fail = fail
+        self.zone = None
+        self.leaf_depth = leaf_depth
+        self.max_pairs = max_pairs
+        self.node_limit = 1 << 62
         self.deadline = deadline
         self.nodes = nodes
         self.timed_out = 0
@@ -1278,6 +1295,7 @@ cdef class Core:
             self.inner = NULL
             self.tt = None
             self.now = None
+            self.fail = None
 
     def solve(self, list cells, int s, int max_depth, double deadline, dict fail, set zone,
               int max_pairs, long nodes, long node_limit, now):

@@ -46,6 +46,9 @@ class LevelConfig:
     # Cloudict and ran out of its time in 120 of them (docs/ai.md, "Round 6").
     entry_share: float = 0.0
     potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
+    # Alpha-beta's quiet leaves: a side to move that wins by a VCDT of at most this many turns
+    # scores a win there (0: no check).
+    leaf_vcdt: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more since issue 8's round 9: its warnings ran out of time.
     ab_share: float = 0.6
@@ -83,6 +86,8 @@ ENTRY_SHARE = 0.4
 NEW_ITERATION = 0.6
 # Opponent double-threat pairs counted per root move at most (see Engine._potentials).
 POTENTIAL_CAP = 100
+# Candidate pairs the leaves' VCDT checks try per attacker turn (Vcdt's max_pairs).
+LEAF_PAIRS = 40
 # Easy picks at random among its best one-ply moves within this margin of the best.
 EASY_MARGIN = 15000
 
@@ -520,13 +525,25 @@ class Engine:
         return out
 
     # ------------------------------------------------------------------ alpha-beta
+    def _leaf_vcdt(self, s: int) -> int:
+        """The turns of a VCDT of ``s`` (to move, no threats on the board) within the level's
+        ``leaf_vcdt``, or 0. The repo's solver itself (not ``self.solver``, which tests script);
+        its nodes count for this search, and it shares the move's failure table."""
+        solver = Vcdt(self.board, self.deadline, max_pairs=LEAF_PAIRS, fail=self.vcdt_fail, pure=True)
+        try:
+            found = solver.solve(s, self.cfg.leaf_vcdt)
+        finally:
+            self.nodes += solver.nodes
+        return found[0] if found is not None else 0
+
     def _ab(self, s: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         core = self.core
         if core is not None:
             # The whole subtree in C, on the same transposition table.
             timed_out, self.nodes, value = core.search(self.board.cells, s, depth, alpha, beta, ply,
                                                        self.deadline, self.tt, list(self.cfg.inner),
-                                                       self.nodes, now)
+                                                       self.nodes, now, self.vcdt_fail, self.cfg.leaf_vcdt,
+                                                       LEAF_PAIRS)
             if timed_out:
                 raise Timeout
             return value
@@ -542,6 +559,10 @@ class Engine:
             if t >= 3:
                 return -(WIN - ply - 1)
         if depth <= 0 and (not sets or depth <= -QUIESCENCE):
+            if not sets and self.cfg.leaf_vcdt:
+                turns = self._leaf_vcdt(s)
+                if turns:
+                    return WIN - ply - 2 * (turns - 1)
             return board.evaluate(s) - (THREATENED if sets else 0)
         if now() > self.deadline:
             raise Timeout
