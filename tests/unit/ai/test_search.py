@@ -289,3 +289,18 @@ def test_the_safety_check_prefers_an_unproven_move_to_a_refuted_one(monkeypatch)
     engine = _scripted_engine(monkeypatch, pos, {best: "refuted"}, far)
     # When the safety check runs, Then it plays the first unproven move (the refutation's pair)
     assert engine._safe(best, [best, second, third], []) == far
+
+
+def test_a_win_claimed_by_alpha_beta_is_refuted_only_by_a_vcdt_of_the_opponent(monkeypatch):
+    # Given root moves whose checks say: a VCDT against it, nothing against it, an entry only,
+    # and one whose check runs out of time
+    pos, best, second, third, far = _safety_check_position()
+    engine = _scripted_engine(monkeypatch, pos, {best: "refuted", second: "clean", third: "entry"}, far)
+    cells = list(engine.board.cells)
+    # Then only the VCDT refutes a move that alpha-beta scored as a win (a warning is a heuristic
+    # and a timeout proves nothing), and the board is left as it was
+    assert engine._refuted(best)
+    assert not engine._refuted(second)
+    assert not engine._refuted(third)
+    assert not engine._refuted(far)
+    assert engine.board.cells == cells
