@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         nodes, seconds = calibrate()
         print(f"calibration: {nodes / seconds:.0f} nodes per CPU second ({nodes} nodes of hard at "
               f"depth {CALIBRATION_DEPTH} on {len(CALIBRATION_CASES)} Little Golem positions in "
-              f"{seconds:.2f} s; {engine_kind()[0]} engine)")
+              f"{seconds:.4f} s; {engine_kind()[0]} engine)")
         return 0
     clock.use_cpu_time(args.clock == "cpu")
     timer = time.process_time if args.clock == "cpu" else time.perf_counter

@@ -152,13 +152,14 @@ def test_a_quiet_leaf_where_the_mover_wins_by_vcdt_scores_a_win(pure: bool,
         pytest.skip("the C search is not built here")
     position = _two_open_threes()
     assert position.to_move.value == "black"
+    hard = LEVEL_CONFIGS["hard"]
     # Given the leaf check off, a depth-0 node is scored statically
+    monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(hard, leaf_vcdt=0))
     engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
     static = engine._ab(0, 0, -INF, INF, 1)
     assert static < MATE
-    # When the level checks its quiet leaves for VCDTs of up to 2 turns
-    monkeypatch.setitem(LEVEL_CONFIGS, "hard",
-                        dataclasses.replace(LEVEL_CONFIGS["hard"], leaf_vcdt=2))
+    # When the level checks its quiet leaves for VCDTs of one double-threat turn (a triple threat)
+    monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(hard, leaf_vcdt=1))
     engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
     # Then the same node is a win whose six comes two plies later (the opponent's block between)
     assert engine._ab(0, 0, -INF, INF, 1) == WIN - 1 - 2

@@ -47,7 +47,8 @@ class LevelConfig:
     entry_share: float = 0.0
     potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
     # Alpha-beta's quiet leaves: a side to move that wins by a VCDT of at most this many turns
-    # scores a win there (0: no check).
+    # scores a win there (0: no check). hard checks one turn (a pair that makes three threats)
+    # since issue 8's round 11, when the searches moved to C; two turns cost it two plies.
     leaf_vcdt: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more since issue 8's round 9: its warnings ran out of time.
@@ -62,7 +63,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4),
+                        zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
