@@ -9,7 +9,7 @@ import pytest
 from connect6.ai import LEVELS, choose_move, hint, search
 from connect6.ai.board import Board, count_hits, hitting_moves
 from connect6.ai.protocol import parse_stones
-from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, Engine
+from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, SCREEN_DEPTH, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 from tools.positions import ENGINE_GAMES, load_games
@@ -291,16 +291,38 @@ def test_the_safety_check_prefers_an_unproven_move_to_a_refuted_one(monkeypatch)
     assert engine._safe(best, [best, second, third], []) == far
 
 
-def test_a_win_claimed_by_alpha_beta_is_refuted_only_by_a_vcdt_of_the_opponent(monkeypatch):
-    # Given root moves whose checks say: a VCDT against it, nothing against it, an entry only,
-    # and one whose check runs out of time
-    pos, best, second, third, far = _safety_check_position()
-    engine = _scripted_engine(monkeypatch, pos, {best: "refuted", second: "clean", third: "entry"}, far)
-    cells = list(engine.board.cells)
-    # Then only the VCDT refutes a move that alpha-beta scored as a win (a warning is a heuristic
-    # and a timeout proves nothing), and the board is left as it was
-    assert engine._refuted(best)
-    assert not engine._refuted(second)
-    assert not engine._refuted(third)
-    assert not engine._refuted(far)
-    assert engine.board.cells == cells
+class DeepRefutationVcdt(Vcdt):
+    """Scripted checks: the root screen's run out of time (so alpha-beta searches every root
+    move); the deeper ones (own VCDT, threat zone, safety check) find no VCDT and no entry,
+    except a VCDT after the positions in ``refuted``."""
+
+    refuted: ClassVar[set[int]] = set()
+
+    def solve(self, s: int, max_depth: int):
+        if max_depth <= SCREEN_DEPTH:
+            raise Timeout
+        return (5, (0, 1)) if self.board.hash in self.refuted else None
+
+    def warning(self, s: int, depth: int):
+        return None
+
+
+def test_a_win_claimed_by_alpha_beta_gets_the_safety_check(monkeypatch):
+    # Given Black to move with two open threes (a stone on each makes two open fours), where the
+    # scripted own VCDT finds nothing and alpha-beta finds the win
+    n = 19
+    turns = [[9 * n + 5], [0, 2], [9 * n + 6, 9 * n + 7], [2 * n, 2 * n + 2], [12 * n + 5, 12 * n + 6],
+             [4 * n, 4 * n + 2], [12 * n + 7, 18 * n + 18], [6 * n, 6 * n + 2]]
+    pos = Position.from_turns(turns, n)
+    monkeypatch.setattr(DeepRefutationVcdt, "refuted", set())
+    won = Engine(pos, "hard", 10.0, random.Random(0), solver=DeepRefutationVcdt, max_depth=1).run()
+    assert won.reason.startswith("forced win"), won
+    # When only the safety check finds a VCDT of the opponent after that move
+    board = Board.from_position(pos)
+    for q in won.stones:
+        board.place(q, 0)
+    monkeypatch.setattr(DeepRefutationVcdt, "refuted", {board.hash})
+    checked = Engine(pos, "hard", 10.0, random.Random(0), solver=DeepRefutationVcdt, max_depth=1).run()
+    # Then the engine does not call it a win, and plays another move
+    assert not checked.reason.startswith("forced win"), checked
+    assert set(checked.stones) != set(won.stones)
