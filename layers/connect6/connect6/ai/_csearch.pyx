@@ -72,24 +72,17 @@ cdef int _cmp_scores(const void* x, const void* y) noexcept nogil:
 
 
 cdef struct PointKey:
-    int neg_len
+    long key
     int q
 
 
-cdef int _cmp_threes(const void* x, const void* y) noexcept nogil:
+cdef int _cmp_points(const void* x, const void* y) noexcept nogil:
+    # (key, point) ascending: with a negated weight or window count as the key, vcdt.py's
+    # single_list and its blocks' threat points.
     cdef const PointKey* p = <const PointKey*> x
     cdef const PointKey* r = <const PointKey*> y
-    if p.neg_len != r.neg_len:
-        return -1 if p.neg_len < r.neg_len else 1
-    return -1 if p.q < r.q else (1 if p.q > r.q else 0)
-
-
-cdef int _cmp_weight(const void* x, const void* y) noexcept nogil:
-    # Points by weight descending, then point ascending (vcdt.py's single_list).
-    cdef const PointKey* p = <const PointKey*> x
-    cdef const PointKey* r = <const PointKey*> y
-    if p.neg_len != r.neg_len:
-        return -1 if p.neg_len < r.neg_len else 1
+    if p.key != r.key:
+        return -1 if p.key < r.key else 1
     return -1 if p.q < r.q else (1 if p.q > r.q else 0)
 
 
@@ -504,6 +497,24 @@ cdef class Core:
             h = (h + 1) & mask
         return h
 
+    cdef inline int put_pair(self, int a, int b, long value, int nrec, bint overwrite) noexcept nogil:
+        """``pairs[key] = value`` (``overwrite``) or ``pairs.setdefault(key, value)`` for the key
+        (a, b) sorted, in the insertion order of vcdt.py's dict; returns the new count."""
+        cdef int key = a * self.area + b if a < b else b * self.area + a
+        cdef int slot = self.ptab_find(key)
+        if self.ptab_gen[slot] != self.gen:
+            self.ptab_gen[slot] = self.gen
+            self.ptab_key[slot] = key
+            self.ptab_val[slot] = nrec
+            self.recs[nrec].index = nrec
+            self.recs[nrec].a = a if a < b else b
+            self.recs[nrec].b = b if a < b else a
+            self.recs[nrec].value = value
+            return nrec + 1
+        if overwrite:
+            self.recs[self.ptab_val[slot]].value = value
+        return nrec
+
     cdef void recs_room(self, int need):
         if need > self.recs_cap:
             self.recs_cap = need + need // 2 + 64
@@ -619,9 +630,9 @@ cdef class Core:
         # single_list: by weight descending, then point ascending.
         sl = <PointKey*> malloc((nsingles + 1) * sizeof(PointKey))
         for i in range(nsingles):
-            sl[i].neg_len = -self.weight[singles[i]]
+            sl[i].key = -self.weight[singles[i]]
             sl[i].q = singles[i]
-        qsort(sl, nsingles, sizeof(PointKey), _cmp_weight)
+        qsort(sl, nsingles, sizeof(PointKey), _cmp_points)
         for i in range(nsingles):
             self.in_singles[singles[i]] = 0
         bound = nsingles * (nsingles - 1) // 2 + 15 * ntwos + nsingles * (npts + 16) + 16
@@ -632,17 +643,7 @@ cdef class Core:
             wa = self.weight[a]
             for j in range(i + 1, nsingles):
                 b = sl[j].q
-                key = a * area + b if a < b else b * area + a
-                slot = self.ptab_find(key)
-                if self.ptab_gen[slot] != self.gen:
-                    self.ptab_gen[slot] = self.gen
-                    self.ptab_key[slot] = key
-                    self.ptab_val[slot] = nrec
-                    self.recs[nrec].index = nrec
-                    self.recs[nrec].a = a if a < b else b
-                    self.recs[nrec].b = b if a < b else a
-                    nrec += 1
-                self.recs[self.ptab_val[slot]].value = wa + self.weight[b]
+                nrec = self.put_pair(a, b, wa + self.weight[b], nrec, True)
         cdef int em[6]
         cdef int ne
         for x in range(ntwos):
@@ -657,17 +658,7 @@ cdef class Core:
                 a = em[i]
                 for j in range(i + 1, ne):
                     b = em[j]
-                    key = a * area + b if a < b else b * area + a
-                    slot = self.ptab_find(key)
-                    if self.ptab_gen[slot] != self.gen:
-                        self.ptab_gen[slot] = self.gen
-                        self.ptab_key[slot] = key
-                        self.ptab_val[slot] = nrec
-                        self.recs[nrec].index = nrec
-                        self.recs[nrec].a = a if a < b else b
-                        self.recs[nrec].b = b if a < b else a
-                        self.recs[nrec].value = self.weight[a] + self.weight[b]
-                        nrec += 1
+                    nrec = self.put_pair(a, b, self.weight[a] + self.weight[b], nrec, False)
         # A stone that alone makes two threats: paired with every point of the open windows and
         # with the best other points.
         for i in range(nsingles):
@@ -701,17 +692,7 @@ cdef class Core:
                 b = nd.pts[k] if k < npts else builders[k - npts]
                 if b == a:
                     continue
-                key = a * area + b if a < b else b * area + a
-                slot = self.ptab_find(key)
-                if self.ptab_gen[slot] != self.gen:
-                    self.ptab_gen[slot] = self.gen
-                    self.ptab_key[slot] = key
-                    self.ptab_val[slot] = nrec
-                    self.recs[nrec].index = nrec
-                    self.recs[nrec].a = a if a < b else b
-                    self.recs[nrec].b = b if a < b else a
-                    self.recs[nrec].value = wa + self.weight[b]
-                    nrec += 1
+                nrec = self.put_pair(a, b, wa + self.weight[b], nrec, False)
         # Clear the weights (only the points of this node's windows were touched).
         for i in range(npts):
             self.weight[nd.pts[i]] = 0
@@ -862,11 +843,11 @@ cdef class Core:
                     q = nd.pts[i]
                     for j in range(nd.off[i], nd.off[i + 1]):
                         if self.clean[s][self.code[nd.wl[j]]] == 3:
-                            threes[nthrees].neg_len = -(nd.off[i + 1] - nd.off[i])
+                            threes[nthrees].key = -(nd.off[i + 1] - nd.off[i])
                             threes[nthrees].q = q
                             nthrees += 1
                             break
-                qsort(threes, nthrees, sizeof(PointKey), _cmp_threes)
+                qsort(threes, nthrees, sizeof(PointKey), _cmp_points)
                 for k in range(onsingles):
                     h = osingles[k]
                     for i in range(nthrees):
