@@ -31,7 +31,8 @@ MOVER_W = 10
 OTHER_W = 9
 
 
-def _road_value(code: int, side: int) -> int:
+def road_value(code: int, side: int) -> int:
+    """``side``'s road score of a window with code ``code`` (0 when the enemy has a stone there)."""
     b, w = code % 7, code // 7
     if side == 0:
         return ROAD[b] if w == 0 else 0
@@ -59,8 +60,8 @@ def _delta_tables() -> tuple[list[list[int]], list[list[int]], list[list[int]], 
             own_n = (b, w)[s]
             opp_n = (w, b)[s]
             n = c + step
-            d_own[s][c] = _road_value(n, s) - _road_value(c, s)
-            d_opp[s][c] = _road_value(n, 1 - s) - _road_value(c, 1 - s)
+            d_own[s][c] = road_value(n, s) - road_value(c, s)
+            d_opp[s][c] = road_value(n, 1 - s) - road_value(c, 1 - s)
             f = 0
             if opp_n == 0 and own_n + 1 >= 4:
                 f |= 1

@@ -20,11 +20,11 @@ from connect6.ai.board import (
     MOVER_W,
     OTHER_W,
     PSCORE,
-    ROAD,
     Board,
     Tables,
     count_hits,
     hitting_moves,
+    road_value,
 )
 from connect6.ai.clock import now
 from connect6.ai.movegen import best_free, first_candidates, point_scores
@@ -66,11 +66,7 @@ def core_for(t: Tables) -> _csearch.Core | None:
         return None
     core = _cores.get(t.n)
     if core is None:
-        road = [[0] * 49, [0] * 49]
-        for c in range(49):
-            b, w = c % 7, c // 7
-            road[0][c] = ROAD[b] if w == 0 else 0
-            road[1][c] = ROAD[w] if b == 0 else 0
+        road = [[road_value(c, s) for c in range(49)] for s in (0, 1)]
         core = _cores[t.n] = _csearch.Core(t, PSCORE, CLEAN, D_OWN, D_OPP, DPS, road, MOVER_W, OTHER_W)
     return core
 
