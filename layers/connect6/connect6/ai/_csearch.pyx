@@ -562,7 +562,7 @@ cdef class Core:
 
     cdef int pairs(self, int s, bint last, Node* nd) except -1:
         """vcdt.Vcdt._pairs: fills ``nd`` (through and the ranked candidates)."""
-        cdef int w, j, q, k, c, i, a, b, npts = 0, nwl = 0, nsingles = 0, ntwos = 0, slot, key
+        cdef int w, j, q, k, c, i, a, b, npts = 0, nwl = 0, nsingles = 0, ntwos = 0
         cdef int nrec = 0, bound, x, ndouble, nb
         cdef long wa
         cdef int area = self.area
