@@ -26,11 +26,11 @@ ifeq ($(COMPILE),1)
 endif
 
 run: venv
-	$(PY) tools/local_api.py --port $(PORT)
+	$(PY) -m tools.local.local_api --port $(PORT)
 
 # The OpenAPI document the local server serves, kept in docs/ (tests/e2e/test_http.py checks it is current).
 openapi: venv
-	$(PY) tools/local_api.py --write-openapi docs/openapi.json
+	$(PY) -m tools.local.local_api --write-openapi docs/openapi.json
 
 # Chromium for the browser tests: Debian's package, installed through apt when run as root.
 browser:

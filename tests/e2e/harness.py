@@ -33,7 +33,7 @@ def free_port() -> int:
 
 def missing_handlers() -> list[str]:
     """Handler files template.yaml names that do not exist (yet)."""
-    from tools.samlocal import load_template
+    from tools.local.samlocal import load_template
 
     template = load_template(ROOT / "template.yaml")
     globals_fn = (template.get("Globals") or {}).get("Function") or {}
@@ -114,7 +114,7 @@ def start_server(*extra: str) -> LocalServer:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env["PYTHONUNBUFFERED"] = "1"
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tools" / "local_api.py"), "--port", str(port), *extra],
+        [sys.executable, "-m", "tools.local.local_api", "--port", str(port), *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1, env=env,
     )
     server = LocalServer(process, f"http://127.0.0.1:{port}")

@@ -130,7 +130,7 @@ def test_the_board_answers_304_to_its_own_etag(server):
 
 
 def test_openapi_documents_every_route_of_the_template(server):
-    from tools import samlocal
+    from tools.local import samlocal
 
     doc = server.request("GET", "/v1/openapi.json").json()
     assert doc["openapi"].startswith("3.")

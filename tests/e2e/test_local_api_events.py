@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import ROOT
-from tools import samlocal
+from tools.local import samlocal
 
 
 @pytest.fixture(scope="module")

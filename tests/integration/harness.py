@@ -18,9 +18,9 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlencode
 
-from tools.samlocal import REGION, LambdaContext, Route, Service, build_event
-from tools.samlocal import create_table as create_template_table
-from tools.samlocal.streams import StreamPump
+from tools.local.samlocal import REGION, LambdaContext, Route, Service, build_event
+from tools.local.samlocal import create_table as create_template_table
+from tools.local.samlocal.streams import StreamPump
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"

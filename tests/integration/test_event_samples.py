@@ -19,7 +19,7 @@ from tests.integration.harness import (
     scheduled_functions,
     template,
 )
-from tools.samlocal.streams import matches, pump_options, stream_sources
+from tools.local.samlocal.streams import matches, pump_options, stream_sources
 
 EVENTS = ROOT / "events"
 IDS = ["pl-ana-0000000000000000000001", "inv-0000000000000000000000002", "pl-ben-0000000000000000000003"]

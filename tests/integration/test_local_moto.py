@@ -21,7 +21,7 @@ from moto.server import ThreadedMotoServer
 from pytest_socket import socket_allow_hosts
 
 from tests.integration.conftest import aws_environment
-from tools.samlocal.concurrency import serial_moto_server
+from tools.local.samlocal.concurrency import serial_moto_server
 
 THREADS = 16
 ROUNDS = 15

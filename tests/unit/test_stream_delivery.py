@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 
 from connect6.api.outbox import OrderedDelivery
 from connect6.game.events import Event, encode_outbox
-from tools.samlocal.streams import StreamPump, matches
+from tools.local.samlocal.streams import StreamPump, matches
 
 PATTERN = {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"outbox": {"S": [{"exists": True}]}}}}
 

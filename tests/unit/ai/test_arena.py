@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from connect6.rules import Position
-from tools import arena, bench_ai
+from tools.lab import arena, bench_ai
 
 
 def test_elo_of_scores():

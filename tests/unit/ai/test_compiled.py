@@ -29,7 +29,7 @@ import pytest
 
 from connect6.ai import LEVELS, search
 from connect6.rules import Position
-from tools.positions import LITTLE_GOLEM, load_games
+from tests.support.positions import LITTLE_GOLEM, load_games
 
 ENGINE_MODULES = ("board", "movegen", "vcdt", "search")
 PACKAGE = Path(importlib.import_module("connect6").__file__ or "").parent

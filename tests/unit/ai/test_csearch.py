@@ -24,7 +24,7 @@ from connect6.ai.movegen import defence_pairs, normal_pairs
 from connect6.ai.search import INF, LEVEL_CONFIGS, MATE, WIN, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
-from tools.positions import load_games
+from tests.support.positions import load_games
 
 GAMES = Path(__file__).resolve().parents[2] / "data" / "littlegolem" / "games.jsonl"
 

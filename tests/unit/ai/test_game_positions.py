@@ -7,7 +7,7 @@ import pytest
 
 from connect6.ai import LEVELS, choose_move
 from connect6.ai.board import Board, count_hits
-from tools.positions import ENGINE_GAMES, LITTLE_GOLEM, derive, load_games
+from tests.support.positions import ENGINE_GAMES, LITTLE_GOLEM, derive, load_games
 
 BUDGET = 0.01  # the root pipeline decides these before any deep search
 

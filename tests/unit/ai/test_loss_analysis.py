@@ -6,8 +6,8 @@ import pytest
 
 from connect6.records import parse_label, split_labels
 from connect6.rules import Position
-from tools import arena
-from tools import loss_analysis as la
+from tools.lab import arena
+from tools.lab import loss_analysis as la
 
 FAST = la.Options(vcdt_seconds=3.0, vcdt_depth=6, search_seconds=1.0, own_seconds=1.0)
 

@@ -25,7 +25,7 @@ from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Timeout
 from connect6.rules import Position
 from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
-from tools.loss_analysis import triple_threat
+from tools.lab.loss_analysis import triple_threat
 
 DATA = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]

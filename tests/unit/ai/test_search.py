@@ -12,7 +12,7 @@ from connect6.ai.protocol import parse_stones
 from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, SCREEN_DEPTH, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
-from tools.positions import ENGINE_GAMES, load_games
+from tests.support.positions import ENGINE_GAMES, load_games
 
 
 def setup(size, black, white):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from connect6.rules import Colour, IllegalMove, Position, line_through
-from tools.oracle import OracleGame, OracleIllegal
+from tests.support.oracle import OracleGame, OracleIllegal
 
 sizes = st.one_of(st.integers(6, 9), st.sampled_from([15, 19]), st.integers(10, 59))
 

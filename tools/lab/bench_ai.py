@@ -36,7 +36,7 @@ import time
 import zlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "layers" / "connect6"))
 
 from connect6.ai import DEFAULT_BUDGETS, clock, search  # noqa: E402
@@ -81,7 +81,7 @@ def engine_kind() -> tuple[str, str]:
 def calibrate() -> tuple[int, float]:
     """(nodes, CPU seconds) of hard's fixed-depth search of the calibration positions."""
     sys.path.insert(0, str(ROOT))
-    from tools.positions import LITTLE_GOLEM, load_games
+    from tests.support.positions import LITTLE_GOLEM, load_games
 
     games = load_games(LITTLE_GOLEM, limit=max(g for g, _ in CALIBRATION_CASES) + 1)
     nodes = 0
@@ -96,7 +96,7 @@ def calibrate() -> tuple[int, float]:
 
 def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: float) -> int:
     sys.path.insert(0, str(ROOT))
-    from tools.positions import derive, load_games
+    from tests.support.positions import derive, load_games
 
     t0 = time.perf_counter()
     wins, blocks = derive(load_games(path, limit=games), symmetries=1)

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, call, check_all_games, server_at
-from timing import percentile
+from tools.lab.timing import percentile
+from tools.local.client import Reply, call, check_all_games, server_at
 
 MAX_TURNS = 300
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))

@@ -67,14 +67,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
 
 from connect6.ai.protocol import move_text  # noqa: E402
 from connect6.ai.protocol import parse_stones as parse_move  # noqa: E402
 from connect6.rules import IllegalMove, Position  # noqa: E402
-from tools.positions import LITTLE_GOLEM, canonical, load_games, symmetry  # noqa: E402
-from tools.timing import percentile  # noqa: E402
+from tests.support.positions import LITTLE_GOLEM, canonical, load_games, symmetry  # noqa: E402
+from tools.lab.timing import percentile  # noqa: E402
 
 # A real answer is the whole line: "move" and one or two stones of two letters each.
 ANSWER_RE = re.compile(r"move\s+([A-Za-z]{2}|[A-Za-z]{4})")
@@ -101,8 +101,8 @@ def expand(spec: str, size: int, clock: str = "wall") -> list[str]:
         return [sys.executable, "-m", "connect6.ai.protocol", "--size", str(size),
                 "--level", spec.split(":", 1)[1], "--clock", clock]
     if spec.startswith("baseline:"):
-        return [sys.executable, str(ROOT / "tools" / "baseline_engine" / "main.py"), "--size", str(size),
-                "--level", spec.split(":", 1)[1]]
+        return [sys.executable, str(ROOT / "tools" / "lab" / "baseline_engine" / "main.py"),
+                "--size", str(size), "--level", spec.split(":", 1)[1]]
     return [w.replace("{size}", str(size)) for w in shlex.split(spec)]
 
 
@@ -120,8 +120,8 @@ def _env_for(cmd: list[str]) -> dict[str, str] | None:
 def calibration() -> str:
     """``tools/bench_ai.py --calibrate`` with the layer ``ours:`` engines run (its one line)."""
     env = _env_for([sys.executable, "-m", "connect6.ai.protocol"])
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_ai.py"), "--calibrate"],
-                          capture_output=True, text=True, env=env, check=False)
+    done = subprocess.run([sys.executable, "-m", "tools.lab.bench_ai", "--calibrate"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         return f"calibration failed: {done.stderr.strip()[-300:]}"

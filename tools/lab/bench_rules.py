@@ -29,12 +29,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "connect6")]
 
 from connect6.cli import replay_lines  # noqa: E402
 from connect6.rules import Position  # noqa: E402
-from tools.oracle import OracleGame  # noqa: E402
+from tests.support.oracle import OracleGame  # noqa: E402
 
 Game = list[list[int]]
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import Reply, Request, call, check_all_games, server_at, together
+from tools.local.client import Reply, Request, call, check_all_games, server_at, together
 
 SWEEP_AHEAD_S = 25 * 3600  # past the 24-hour hold
 

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "layers" / "connect6"))
 sys.path.insert(0, str(ROOT))
 
@@ -70,7 +70,7 @@ from connect6.ai.movegen import defence_pairs, normal_pairs, win_now  # noqa: E4
 from connect6.ai.vcdt import Timeout, Vcdt  # noqa: E402
 from connect6.records import point_label  # noqa: E402
 from connect6.rules import Position  # noqa: E402
-from tools.arena import move_text, parse_move, position_lines, read_answer, read_record_file  # noqa: E402
+from tools.lab.arena import move_text, parse_move, position_lines, read_answer, read_record_file  # noqa: E402
 
 CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "long-vcdt", "quiet-loss",
            "lost-in-opening", "forfeit", "undetermined")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "layers" / "connect6")]
 
 
@@ -158,7 +158,7 @@ class OwnServer:
 def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) -> OwnServer:
     """Start ``tools/local_api.py`` on a free port and wait until it answers."""
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tools" / "local_api.py"), "--port", "0", *extra],
+        [sys.executable, "-m", "tools.local.local_api", "--port", "0", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
         env={**{k: v for k, v in os.environ.items() if not k.startswith("AWS_")}, "PYTHONUNBUFFERED": "1"},
     )

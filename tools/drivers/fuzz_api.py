@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from local_client import call, server_at
+from tools.local.client import call, server_at
 
 
 @dataclass

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from connect6.rules import Position
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
 
-from tools.timing import percentile  # noqa: E402
+from tools.lab.timing import percentile  # noqa: E402
 
 
 def _positions(count: int, seed: int) -> list[Position]:
