@@ -8,6 +8,10 @@ FOUND: int
 NONE: int
 TIMEOUT: int
 
+def set_search_constants(*, win: int, mate: int, inf: int, exact: int, lower: int, upper: int,
+                         quiescence: int, threatened: int, side_key: int) -> None: ...
+def set_vcdt_constants(*, free_partners: int, attacker_key: int) -> None: ...
+
 class Core:
     def __init__(self, tables: Tables, pscore: list[list[int]], clean: tuple[list[int], list[int]],
                  d_own: list[list[int]], d_opp: list[list[int]], dps: tuple[list[int], list[int]],

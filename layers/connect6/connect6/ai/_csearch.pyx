@@ -1,42 +1,107 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The VCDT solver's search (``Vcdt.solve`` and ``Vcdt.doubles``) in C, for speed.
+"""The engine's searches in C, for speed: the VCDT solver and alpha-beta below the root.
 
-The same search as the pure-Python methods of :class:`connect6.ai.vcdt.Vcdt` (``_attack``,
-``_pairs``, ``_made``, ``doubles``, and ``count_hits`` / ``hitting_moves`` of the board module):
-the same candidate pairs in the same order, the same failure table (the caller's dict, keyed by
-the same Zobrist hashes), the same zone and the same node count, so an engine using this module
-plays exactly the moves of the pure one (``tests/unit/ai/test_csearch.py``). Where the Python
-code relies on the order of a dict or a stable sort, this code keeps an insertion index.
+The Python code is the reference and the fallback. This module is a twin of it, not a variant:
+an engine using it must play exactly the moves of the pure engine, and when it is not built (no
+C compiler, another Python) ``vcdt.py`` and ``search.py`` run their own methods instead. What it
+mirrors, and what must stay equal when either side changes:
+
+* Entry points. ``Core.solve`` is ``Vcdt.solve`` after its own threat check (``_attack``, with
+  ``_pairs`` and ``_made``); ``Core.doubles`` is ``Vcdt.doubles``; ``Core.search`` is
+  ``Engine._ab`` (with ``Engine._leaf_vcdt`` at quiet leaves); ``Core.normal_pairs`` and
+  ``Core.defence_pairs`` are movegen's ``normal_pairs`` and ``defence_pairs`` (no zone); the
+  internal ``count_hits_all`` and ``hitting`` are board's ``count_hits`` and ``hitting_moves``.
+* Candidates and their order: the same pairs, ranked the same way and cut at the same widths (the
+  level's ``inner`` rows, ``max_pairs``, ``FREE_PARTNERS``). Where the Python code relies on the
+  order of a dict or a stable sort, this code keeps an insertion index; its qsort comparators
+  say which Python sort each one stands for.
+* Tables: the point-score, clean-window, synergy and road tables and the evaluation weights come
+  from ``board.py`` through ``Core(...)`` (``vcdt.core_for``), the constants from ``search.py``
+  and ``vcdt.py`` through ``set_search_constants`` / ``set_vcdt_constants``, called by those
+  modules at their import. Nothing here is a copy of a Python value, except the internal
+  capacities below.
+* Shared state: the caller's VCDT failure table (a dict keyed by the same Zobrist hash xor
+  ``vcdt.ATTACKER_KEY``), the caller's transposition table (the same ``(depth, value, flag, a,
+  b)`` entries keyed by hash xor ``search.SIDE_KEY``) and the proof's zone (the caller's set)
+  end up with exactly what the Python code would put there.
+* Node counts: a node is counted where the Python code counts one (``Vcdt.nodes``,
+  ``Engine.nodes``), and ``node_limit`` ends a search at the same node.
+* Clock checks: the clock is the caller's ``now`` function, read where the Python code reads it
+  (each VCDT attacker node and every eighth candidate pair, each alpha-beta interior node); a run
+  out of time returns ``TIMEOUT`` (or ``timed out``) and the caller raises its ``Timeout``.
+
+Internal capacities with no Python counterpart: at most ``MAXSETS`` (64) distinct threat sets per
+side and 36 hitting pairs per node (a threat set has at most 6 points), at most 64 points in a
+move generator's second-stone pool (the widest level asks for 19). A position that needed more
+would differ from the Python code; none of the test or bench positions comes near.
 
 It keeps its own copy of the board (cells, window codes, threat-window counts, neighbour counts,
-hash), loaded from the caller's ``Board`` at each call, and never touches the caller's board. The
-clock is the caller's ``now`` function, read where the Python code reads it; a run out of time
-returns the status ``TIMEOUT`` (the caller raises its ``Timeout``).
+hash), loaded from the caller's ``Board`` at each call, and never touches the caller's board.
+
+Checked by ``tests/unit/ai/test_csearch.py`` (every observable result on Little Golem positions),
+``tests/unit/ai/test_compiled.py`` (the whole engine against the pure one in a subprocess) and,
+wider, ``make csearch-diff``; ``tools/lab/bench_ai.py --vcdt`` prints a checksum of the verdicts.
 """
 
 from libc.stdlib cimport malloc, free, realloc, qsort
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t
 
-DEF MAXSETS = 64
+# Capacity of a threat-set list (see the contract above: no position comes near it).
+cdef enum:
+    MAXSETS = 64
 
-# search.py's constants (the values its tests pin).
-DEF AB_WIN = 10000000
-DEF AB_MATE = AB_WIN - 1000
-DEF AB_INF = AB_WIN * 2
-DEF AB_EXACT = 0
-DEF AB_LOWER = 1
-DEF AB_UPPER = 2
-DEF AB_QUIESCENCE = 2
-DEF AB_THREATENED = 3000
-cdef uint64_t AB_SIDE_KEY = 0x5851F42D4C957F2D
+# The Python modules' constants, not copies: module-level C variables that search.py and vcdt.py
+# set at their import (set_search_constants, set_vcdt_constants) from their own names. Until both
+# have run, the entry points refuse to search (a zero WIN would score every win as a draw).
+cdef long AB_WIN = 0          # search.WIN
+cdef long AB_MATE = 0         # search.MATE
+cdef long AB_INF = 0          # search.INF
+cdef int AB_EXACT = 0         # search.EXACT, LOWER, UPPER: the transposition table's bound flags
+cdef int AB_LOWER = 0
+cdef int AB_UPPER = 0
+cdef int AB_QUIESCENCE = 0    # search.QUIESCENCE
+cdef long AB_THREATENED = 0   # search.THREATENED
+cdef uint64_t AB_SIDE_KEY = 0  # search.SIDE_KEY
+cdef bint _search_set = False
+cdef int FREE_PARTNERS = 0    # vcdt.FREE_PARTNERS
+cdef uint64_t ATTACKER_KEY = 0  # vcdt.ATTACKER_KEY
+cdef bint _vcdt_set = False
 
 FOUND = 1
 NONE = 0
 TIMEOUT = -1
 
-# Best points also tried as the free partner of a stone that alone makes two threats (as vcdt.py).
-cdef int FREE_PARTNERS = 12
+
+def set_search_constants(*, win, mate, inf, exact, lower, upper, quiescence, threatened, side_key):
+    """search.py's constants, passed by search.py at its import."""
+    global AB_WIN, AB_MATE, AB_INF, AB_EXACT, AB_LOWER, AB_UPPER, AB_QUIESCENCE, AB_THREATENED
+    global AB_SIDE_KEY, _search_set
+    AB_WIN = win
+    AB_MATE = mate
+    AB_INF = inf
+    AB_EXACT = exact
+    AB_LOWER = lower
+    AB_UPPER = upper
+    AB_QUIESCENCE = quiescence
+    AB_THREATENED = threatened
+    AB_SIDE_KEY = side_key
+    _search_set = True
+
+
+def set_vcdt_constants(*, free_partners, attacker_key):
+    """vcdt.py's constants, passed by vcdt.py at its import."""
+    global FREE_PARTNERS, ATTACKER_KEY, _vcdt_set
+    FREE_PARTNERS = free_partners
+    ATTACKER_KEY = attacker_key
+    _vcdt_set = True
+
+
+cdef int _require(bint search) except -1:
+    if not _vcdt_set or (search and not _search_set):
+        raise RuntimeError("connect6.ai._csearch: its constants are not set (import connect6.ai.vcdt "
+                           "and connect6.ai.search, which pass them, before searching)")
+    return 0
 
 
 cdef struct PairRec:
@@ -795,7 +860,7 @@ cdef class Core:
         self.nodes += 1
         if self.clock_out():
             return -1
-        cdef uint64_t hkey = self.hash ^ (<uint64_t> 0x9E3779B97F4A7C15 if s else <uint64_t> 0)
+        cdef uint64_t hkey = self.hash ^ (ATTACKER_KEY if s else <uint64_t> 0)
         pkey = hkey
         if self.fail.get(pkey, 0) >= depth:
             return 0
@@ -1251,6 +1316,7 @@ cdef class Core:
         ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks."""
         cdef int i
         cdef long v
+        _require(True)
         self.load(cells)
         self.tt = tt
         self.now = now
@@ -1282,6 +1348,7 @@ cdef class Core:
               int max_pairs, long nodes, long node_limit, now):
         """Vcdt.solve after its own threat check: (status, nodes, turns, a, b)."""
         cdef int depth, r, a = -1, b = -1
+        _require(False)
         self.load(cells)
         self.fail = fail
         self.zone = zone
@@ -1309,6 +1376,7 @@ cdef class Core:
         cdef Node nd
         cdef Sets st
         cdef int i, n = 0, a, b
+        _require(False)
         self.load(cells)
         self.attacker = s
         self.pairs(s, False, &nd)

@@ -19,6 +19,11 @@ from connect6.ai.movegen import defence_pairs, desperate_pair, normal_pairs, poi
 from connect6.ai.vcdt import Timeout, Vcdt, core_for
 from connect6.rules import Position
 
+try:
+    from connect6.ai import _csearch
+except ImportError:  # not built: the alpha-beta below runs in Python
+    _csearch = None  # type: ignore[assignment]
+
 WIN = 10_000_000
 MATE = WIN - 1000  # scores beyond this are wins/losses in a known number of plies
 INF = WIN * 2
@@ -91,6 +96,11 @@ POTENTIAL_CAP = 100
 LEAF_PAIRS = 40
 # Easy picks at random among its best one-ply moves within this margin of the best.
 EASY_MARGIN = 15000
+
+if _csearch is not None:
+    # The C alpha-beta reads these constants from here, not from copies of its own.
+    _csearch.set_search_constants(win=WIN, mate=MATE, inf=INF, exact=EXACT, lower=LOWER, upper=UPPER,
+                                  quiescence=QUIESCENCE, threatened=THREATENED, side_key=SIDE_KEY)
 
 
 def _blocks_with(blocks: list[int], x: int, y: int) -> list[tuple[int, int]]:

@@ -51,6 +51,12 @@ WARNING_FREE = 4
 # Counter-fours (points of the defender's open 3-windows, best first) the warning also tries as
 # the free stone, before the best points: without them most warnings were false alarms.
 WARNING_COUNTERS = 3
+# The failure table's key is the board's hash, xor this when the attacker is White.
+ATTACKER_KEY = 0x9E3779B97F4A7C15
+
+if _csearch is not None:
+    # The C search reads these constants from here, not from copies of its own.
+    _csearch.set_vcdt_constants(free_partners=FREE_PARTNERS, attacker_key=ATTACKER_KEY)
 
 
 class Timeout(Exception):
@@ -240,7 +246,7 @@ class Vcdt:
         self.nodes += 1
         if now() > self.deadline:
             raise Timeout
-        key = board.hash ^ (0x9E3779B97F4A7C15 if s else 0)
+        key = board.hash ^ (ATTACKER_KEY if s else 0)
         if self.fail.get(key, 0) >= depth:
             return None
         o = 1 - s
