@@ -46,17 +46,17 @@ class LevelConfig:
     entry_check: int = 0  # VCDT depth after an opponent's single threat in the safety check (0: none)
     zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
-    # Share of the budget for an own single-four entry (0: none). No level searches one since
-    # issue 8's round 6: hard's found no win in 282 quiet positions of its games against
-    # Cloudict and ran out of its time in 120 of them (docs/ai.md, "Round 6").
+    # Share of the budget for an own single-four entry (0: none). No level searches one: hard's
+    # found no win in 282 quiet positions of its games against Cloudict and ran out of its time
+    # in 120 of them (docs/experiments/ai-rounds.md).
     entry_share: float = 0.0
     potential: int = 0  # root penalty per opponent pair that would make a double threat (0: none)
     # Alpha-beta's quiet leaves: a side to move that wins by a VCDT of at most this many turns
-    # scores a win there (0: no check). hard checks one turn (a pair that makes three threats)
-    # since issue 8's round 11, when the searches moved to C; two turns cost it two plies.
+    # scores a win there (0: no check). hard checks one turn (a pair that makes three threats),
+    # affordable with the searches in C; two turns cost it two plies.
     leaf_vcdt: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
-    # rest. hard gives the check more since issue 8's round 9: its warnings ran out of time.
+    # rest. hard gives the check more: with 0.6 its warnings ran out of time.
     ab_share: float = 0.6
 
 
@@ -242,8 +242,8 @@ class Engine:
             turns = (WIN - score) // 2 + 1
             # Alpha-beta's win assumes the opponent's replies it generated (and, with leaf checks,
             # a triple threat at a leaf), and the own VCDT found none: the move gets the safety
-            # check like any other. Kept only if it passes (issue 8, round 11: checking only for
-            # an opponent VCDT scored 77.4 % against depth 2 where this scored 83.0 %).
+            # check like any other. Kept only if it passes (checking only for an opponent VCDT
+            # scored 77.4 % against Cloudict depth 2 where this scored 83.0 %).
             checked = self._safe(best, order, sets) if cfg.opp_check else best
             if checked == best:
                 return self._result(best, f"forced win in {turns} turns", score, depth)
@@ -427,7 +427,7 @@ class Engine:
             refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
             if timed_out:
                 # Unproven either way: better than a refuted move, but not than one that passed
-                # the VCDT check (issue 8, round 7: playing it at once lost games).
+                # the VCDT check (playing such a move at once lost games against Cloudict).
                 if unproven is None:
                     unproven = (a, b)
                 continue
