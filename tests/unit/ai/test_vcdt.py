@@ -191,6 +191,28 @@ def test_made_count_counts_exactly_the_windows_a_pair_would_make():
             assert solver._made_count(a, b, through) == len(solver._made(a, b, through))
 
 
+def test_threats_by_pair_are_the_threat_windows_each_candidate_pair_makes():
+    # Given positions from lost games, the attacker to move without a threat window of its own
+    checked = 0
+    for board, s in _loss_boards(12):
+        if board.thr[s]:
+            continue
+        solver = Vcdt(board, time.perf_counter() + 10)
+        # When the public API lists the candidate pairs and what each would make
+        by_pair = solver.threats_by_pair(s)
+        # Then the pairs are candidate_pairs, in its order
+        assert [pair for pair, _ in by_pair] == solver.candidate_pairs(s)
+        # and each pair's windows are the threat windows the board has once the pair is placed
+        for (a, b), made in by_pair:
+            board.place(a, s)
+            board.place(b, s)
+            assert set(made) == set(board.threat_sets(s)), (a, b)
+            board.remove(b, s)
+            board.remove(a, s)
+            checked += 1
+    assert checked > 100
+
+
 def _first_triple(solver: Vcdt, pairs: list[tuple[int, int]],
                   through: dict[int, list[tuple[int, tuple[int, ...]]]]) -> tuple[int, int] | None:
     for a, b in pairs:

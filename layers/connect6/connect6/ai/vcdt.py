@@ -190,6 +190,20 @@ class Vcdt:
         ranked = sorted(pairs, key=pairs.__getitem__, reverse=True)
         return ranked, through
 
+    def candidate_pairs(self, s: int) -> list[tuple[int, int]]:
+        """The pairs an attacker node of ``s`` tries, best first: every pair of points of the
+        attacker's open windows that might leave two or more threats (the board is not
+        changed)."""
+        return self._pairs(s)[0]
+
+    def threats_by_pair(self, s: int) -> list[tuple[tuple[int, int], list[tuple[int, ...]]]]:
+        """Each of :meth:`candidate_pairs` with the threat windows it would make for ``s`` (each
+        window's empty points once the pair is placed), without placing it. ``count_hits`` of a
+        pair's windows is how many threats it leaves: two make a double threat, three cannot be
+        blocked."""
+        pairs, through = self._pairs(s)
+        return [((a, b), self._made(a, b, through)) for a, b in pairs]
+
     def doubles(self, s: int, cap: int) -> int:
         """How many pairs would give ``s`` (to move, no threat windows) two or more threats, at
         most ``cap``: its attacking potential."""
