@@ -37,7 +37,8 @@ ones Lambda has and, loaded by that Python with only the layer on the path, they
 otherwise the layer ships the pure engine, with a warning (exit 0 unless ``--strict``). The kernel
 is built only when the mypyc modules are; when the kernel alone fails (Cython not installable, its
 build, its glibc versions, its load), the layer ships the mypyc modules and the pure kernel, with a
-warning.
+warning. The layer's Makefile passes ``--strict``: there any of these failures fails ``sam build``
+(``COMPILE=0`` ships the pure engine on purpose).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 layers/connect6/Makefile's build-EngineLayer) works under Python 3.12, the Lambda runtime, not just
 under the 3.11 the tests run on: the engine's hot modules (and its Cython C search kernel) compiled for
 3.12 load and play, every handler imports with only its code and the layer on the path, and a
-machine that cannot compile still builds a layer, with the pure engine."""
+machine that cannot compile fails the build unless told to ship the pure engine (COMPILE=0)."""
 
 from __future__ import annotations
 
@@ -73,10 +73,11 @@ print(json.dumps({"files": files, "move": list(move), "turn": result.turn_number
 Run = subprocess.CompletedProcess[str]
 
 
-def _build_layer(tmp: Path, env: dict[str, str] | None = None) -> tuple[Path, Run]:
+def _build_layer(tmp: Path, env: dict[str, str] | None = None, *make_args: str,
+                 succeed: bool = True) -> tuple[Path, Run]:
     """``make build-EngineLayer`` the way sam build runs it: in a copy of the layer's folder (with
     stale 3.11 modules, the kernel's C and a __pycache__ planted, as a developer's checkout has
-    them), ARTIFACTS_DIR set, the Makefile named explicitly."""
+    them), ARTIFACTS_DIR set, the Makefile named explicitly; checks it succeeds (or fails)."""
     assert PYTHON312 is not None and MAKE is not None
     source = tmp / "source"
     shutil.copytree(LAYER_SOURCE, source, ignore=shutil.ignore_patterns(".aws-sam", ".git", "*.egg-info"))
@@ -87,11 +88,12 @@ def _build_layer(tmp: Path, env: dict[str, str] | None = None) -> tuple[Path, Ru
     (source / "connect6" / "rules" / "__pycache__" / "stale.cpython-311.pyc").write_bytes(b"")
     artifacts = tmp / "artifacts"
     run = subprocess.run(
-        [MAKE, "--makefile", str(source / "Makefile"), "build-EngineLayer", f"LAMBDA_PYTHON={PYTHON312}"],
+        [MAKE, "--makefile", str(source / "Makefile"), "build-EngineLayer", f"LAMBDA_PYTHON={PYTHON312}",
+         *make_args],
         cwd=source, env={**(env or os.environ), "ARTIFACTS_DIR": str(artifacts)},
         capture_output=True, text=True, check=False, timeout=900,
     )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert (run.returncode == 0) == succeed, run.stdout[-3000:] + run.stderr[-3000:]
     return artifacts / "python", run
 
 
@@ -195,14 +197,21 @@ def _path_without_a_c_compiler(tmp: Path) -> str:
 
 @pytest.mark.slow
 @needs_312
-def test_without_a_c_compiler_the_layer_build_ships_the_pure_engine(tmp_path: Path) -> None:
+def test_without_a_c_compiler_the_layer_build_fails_unless_compile_0_ships_the_pure_engine(
+        tmp_path: Path) -> None:
     # Given a build machine with no C compiler on PATH
     env = {**os.environ, "PATH": _path_without_a_c_compiler(tmp_path)}
     env.pop("CC", None)
     # When the layer is built
-    layer, run = _build_layer(tmp_path, env)
-    # Then the build succeeds with a warning, and the layer carries no extension module of its own
-    assert "warning: no C compiler; the engine stays pure Python" in run.stderr
+    _, failed = _build_layer(tmp_path / "default", env, succeed=False)
+    # Then the build fails (the pure engine plays about two plies shallower: it must not ship by
+    # accident), saying why and how to ship the pure engine on purpose
+    assert "error: no C compiler; the engine stays pure Python" in failed.stderr
+    assert "set COMPILE=0" in failed.stderr
+    # When it is built with COMPILE=0
+    layer, run = _build_layer(tmp_path / "pure", env, "COMPILE=0")
+    # Then the build succeeds, says so in its output, and the layer carries no extension module of its own
+    assert "warning: COMPILE=0: the layer ships the pure-Python engine" in run.stderr
     _layout_is_lambdas(layer)
     assert not list((layer / "connect6").rglob("*.so"))
     # and Python 3.12 plays with the pure-Python sources

@@ -10,6 +10,8 @@ search is capped by wall-clock (``Timeout`` from the caller's clock check).
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Callable
 
 from connect6.ai.board import (
@@ -35,6 +37,12 @@ try:
     from connect6.ai import _csearch
 except ImportError:
     _csearch = None  # type: ignore[assignment]
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        # In Lambda (a layer built with COMPILE=0, or for another runtime): say so at cold start,
+        # once, since the pure searches reach about two plies less in the same time.
+        logging.getLogger("connect6.ai").warning(
+            "connect6.ai: the C search kernel (connect6.ai._csearch) is not in this layer; the engine "
+            "runs its pure-Python searches, about two plies shallower (docs/ai.md, \"Compiled core\")")
 
 try:
     from mypy_extensions import mypyc_attr
