@@ -26,6 +26,17 @@ class Status(StrEnum):
     DRAW = "draw"
 
 
+class EndReason(StrEnum):
+    """Why a game ended (``Game.end_reason``; the contract's ``end_reason``). A new way to end a
+    game (a loss on time, a cancelled game) is a new member here, in the contract's ``EndReason``
+    (``connect6.game.shapes``) and in an :class:`~connect6.game.outcome.Outcome` constructor."""
+
+    SIX = "six"  # the winner made six in a row
+    FULL_BOARD = "full_board"  # a draw: the board filled without a six
+    RESIGNED = "resigned"  # the loser resigned
+    AGREED = "agreed"  # a draw both sides agreed
+
+
 class SeatState(StrEnum):
     OPEN = "open"
     HELD = "held"
@@ -219,7 +230,7 @@ class Game:
     turns: list[Turn] = field(default_factory=list)
     winner: Colour | None = None
     winning_line: list[str] = field(default_factory=list)
-    end_reason: str | None = None  # "six", "full_board", "resigned", "agreed"
+    end_reason: EndReason | None = None
     draw_offer: Colour | None = None
     undos_used: int = 0
     hints_used: int = 0
@@ -291,7 +302,7 @@ class Game:
             "turn": self.move_count, "seats": [s.to_dict() for s in self.seats],
             "invites": [i.to_dict() for i in self.invites], "turns": ";".join(t.encode() for t in self.turns),
             "winner": self.winner.value if self.winner else None, "winning_line": list(self.winning_line),
-            "end_reason": self.end_reason,
+            "end_reason": self.end_reason.value if self.end_reason else None,
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
             "undos_used": self.undos_used, "hints_used": self.hints_used, "hint_move": self.hint_move,
             "closing_talk": self.closing_talk,
@@ -308,7 +319,8 @@ class Game:
             invites=[Invite.from_dict(i) for i in data.get("invites") or []],
             turns=[Turn.decode(t) for t in (data.get("turns") or "").split(";") if t],
             winner=Colour(data["winner"]) if data.get("winner") else None,
-            winning_line=list(data.get("winning_line") or []), end_reason=data.get("end_reason"),
+            winning_line=list(data.get("winning_line") or []),
+            end_reason=EndReason(data["end_reason"]) if data.get("end_reason") else None,
             draw_offer=Colour(data["draw_offer"]) if data.get("draw_offer") else None,
             undos_used=int(data.get("undos_used") or 0), hints_used=int(data.get("hints_used") or 0),
             hint_move=int(data["hint_move"]) if data.get("hint_move") is not None else None,

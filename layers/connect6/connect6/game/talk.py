@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from connect6.rules import Colour, Position
+from connect6.game.model import EndReason
+from connect6.rules import WIN_LENGTH, Colour, Position
 
-WIN_LENGTH = 6
 THREAT_STONES = WIN_LENGTH - 2  # two stones a turn: four in a window are one turn from six
 
 # Phrase ids (connect6.game.phrases) for each thing that can happen.
@@ -43,18 +43,16 @@ def _windows(size: int) -> tuple[tuple[int, ...], ...]:
 def threats(position: Position, colour: Colour) -> frozenset[frozenset[int]]:
     """The empty points of each of ``colour``'s threat windows (the points that would block it)."""
     cells = position.cells
-    mine = 0 if colour is Colour.BLACK else 1
+    mine = colour.index
     found = set()
     for window in _windows(position.size):
-        own = empty = 0
+        own = 0
         for point in window:
             value = cells[point]
             if value == mine:
                 own += 1
-            elif value < 0:
-                empty += 1
-            else:
-                break
+            elif value >= 0:
+                break  # a stone of the other colour: no threat in this window
         else:
             if own >= THREAT_STONES and own < WIN_LENGTH:
                 found.add(frozenset(p for p in window if cells[p] < 0))
@@ -77,8 +75,12 @@ def computer_line(before: Position, after: Position) -> str | None:
     return None
 
 
-def closing_line(reason: str) -> str | None:
+CLOSING_LINES = {EndReason.SIX: COMPUTER_LOST, EndReason.RESIGNED: OPPONENT_RESIGNED,
+                 EndReason.FULL_BOARD: BOARD_FULL, EndReason.AGREED: DRAW_AGREED}
+
+
+def closing_line(reason: EndReason) -> str | None:
     """What the computer says when the game ends without a move of its own: the opponent made
-    six (``six``), resigned, the board filled, or it accepted a draw (``agreed``)."""
-    return {"six": COMPUTER_LOST, "resigned": OPPONENT_RESIGNED, "full_board": BOARD_FULL,
-            "agreed": DRAW_AGREED}.get(reason)
+    six, resigned, the board filled, or it accepted a draw. An ending it has no line for (one
+    added later) leaves it quiet."""
+    return CLOSING_LINES.get(reason)

@@ -29,9 +29,9 @@ from connect6.game.shapes import (
     ToMove,
     WinnerRef,
 )
-from connect6.rules import COLOURS, Colour, Position
+from connect6.rules import COLOURS, WIN_LENGTH, Colour, Position
 
-WIN_LENGTH, FIRST_TURN_STONES, STONES_PER_TURN = 6, 1, 2
+FIRST_TURN_STONES, STONES_PER_TURN = 1, 2
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 
@@ -98,7 +98,7 @@ def game_view(game: Game, now: datetime, position: Position | None = None) -> Ga
         last_move=last_move(game),
         winner=winner_ref(game, game.winner),
         winning_line=list(game.winning_line),
-        end_reason=game.end_reason,
+        end_reason=game.end_reason.value if game.end_reason else None,
         updated_at=iso(game.updated_at or game.created_at),
     )
 
@@ -197,7 +197,7 @@ def recap(game: Game, seat: Seat) -> RecapSheet:
         result=result,
         winner=winner_ref(game, game.winner),
         winning_line=list(game.winning_line),
-        end_reason=game.end_reason,
+        end_reason=game.end_reason.value if game.end_reason else None,
         move_count=game.move_count,
         stones_placed=position.stone_count,
         board_size=game.board_size,

@@ -38,6 +38,12 @@ class Colour(StrEnum):
     def letter(self) -> str:
         return "B" if self is Colour.BLACK else "W"
 
+    @property
+    def index(self) -> int:  # type: ignore[override]  # shadows str.index on the members, by design
+        """0 for Black, 1 for White: the colour's value in ``Position.cells`` and its place in
+        :data:`COLOURS`. (The string method is still there as ``str.index(colour, ...)``.)"""
+        return 0 if self is Colour.BLACK else 1
+
 
 COLOURS = (Colour.BLACK, Colour.WHITE)
 
