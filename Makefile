@@ -15,14 +15,14 @@ $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt layers
 
 venv: $(VENV)/.installed compile
 
-# The engine's compiled core (tools/compile_engine.py: mypyc, and Cython for the C search kernel, about
+# The engine's compiled core (python -m tools.compile_engine: mypyc, and Cython for the C search kernel, about
 # 20-40 s, only when an engine source changed): extension modules beside the sources, never
 # committed; without a C compiler the pure-Python engine stays. COMPILE=0 skips it (and `make test`
 # then does not require it).
 COMPILE ?= 1
 compile: $(VENV)/.installed
 ifeq ($(COMPILE),1)
-	$(PY) tools/compile_engine.py
+	$(PY) -m tools.compile_engine
 endif
 
 run: venv
@@ -56,5 +56,5 @@ test: venv browser
 	CONNECT6_EXPECT_COMPILED=$(COMPILE) $(VENV)/bin/pytest -q
 
 clean:
-	$(PYTHON) tools/compile_engine.py --clean
+	$(PYTHON) -m tools.compile_engine --clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .aws-sam

@@ -67,14 +67,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
+from connect6.ai.protocol import move_text
+from connect6.ai.protocol import parse_stones as parse_move
+from connect6.rules import IllegalMove, Position
+from tests.support.positions import LITTLE_GOLEM, canonical, load_games, symmetry
+from tools.lab.timing import percentile
 
-from connect6.ai.protocol import move_text  # noqa: E402
-from connect6.ai.protocol import parse_stones as parse_move  # noqa: E402
-from connect6.rules import IllegalMove, Position  # noqa: E402
-from tests.support.positions import LITTLE_GOLEM, canonical, load_games, symmetry  # noqa: E402
-from tools.lab.timing import percentile  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 # A real answer is the whole line: "move" and one or two stones of two letters each.
 ANSWER_RE = re.compile(r"move\s+([A-Za-z]{2}|[A-Za-z]{4})")

@@ -36,13 +36,11 @@ import time
 import zlib
 from pathlib import Path
 
+from connect6.ai import DEFAULT_BUDGETS, clock, search
+from connect6.ai.board import Board, count_hits
+from connect6.rules import Position
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "layers" / "connect6"))
-
-from connect6.ai import DEFAULT_BUDGETS, clock, search  # noqa: E402
-from connect6.ai.board import Board, count_hits  # noqa: E402
-from connect6.rules import Position  # noqa: E402
-
 
 def positions(size: int, count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
@@ -80,7 +78,6 @@ def engine_kind() -> tuple[str, str]:
 
 def calibrate() -> tuple[int, float]:
     """(nodes, CPU seconds) of hard's fixed-depth search of the calibration positions."""
-    sys.path.insert(0, str(ROOT))
     from tests.support.positions import LITTLE_GOLEM, load_games
 
     games = load_games(LITTLE_GOLEM, limit=max(g for g, _ in CALIBRATION_CASES) + 1)
@@ -95,7 +92,6 @@ def calibrate() -> tuple[int, float]:
 
 
 def tactics(path: Path, games: int, max_blocks: int, levels: list[str], budget: float) -> int:
-    sys.path.insert(0, str(ROOT))
     from tests.support.positions import derive, load_games
 
     t0 = time.perf_counter()

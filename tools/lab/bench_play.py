@@ -10,18 +10,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from tools.lab.timing import percentile
 
 if TYPE_CHECKING:
     from connect6.rules import Position
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
-
-from tools.lab.timing import percentile  # noqa: E402
 
 
 def _positions(count: int, seed: int) -> list[Position]:

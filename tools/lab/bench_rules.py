@@ -29,12 +29,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "connect6")]
+from connect6.cli import replay_lines
+from connect6.rules import Position
+from tests.support.oracle import OracleGame
 
-from connect6.cli import replay_lines  # noqa: E402
-from connect6.rules import Position  # noqa: E402
-from tests.support.oracle import OracleGame  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 Game = list[list[int]]
 

@@ -23,12 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tools.lab.timing import percentile
+from tools.local.samlocal import REGION, Service, build_event, to_http
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "connect6")]
-
-from tools.lab.timing import percentile  # noqa: E402
-from tools.local.samlocal import REGION, Service, build_event, to_http  # noqa: E402
-
 
 def _call(service: Service, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
     """(status, JSON body, seconds in ``lambda_handler``) of one request, routed as API Gateway would."""

@@ -53,24 +53,19 @@ import json
 import random
 import statistics
 import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "layers" / "connect6"))
-sys.path.insert(0, str(ROOT))
-
-from connect6.ai import search  # noqa: E402
-from connect6.ai.board import Board, count_hits  # noqa: E402
-from connect6.ai.movegen import defence_pairs, normal_pairs, win_now  # noqa: E402
-from connect6.ai.vcdt import Timeout, Vcdt  # noqa: E402
-from connect6.records import point_label  # noqa: E402
-from connect6.rules import Position  # noqa: E402
-from tools.lab.arena import move_text, parse_move, position_lines, read_answer, read_record_file  # noqa: E402
+from connect6.ai import search
+from connect6.ai.board import Board, count_hits
+from connect6.ai.movegen import defence_pairs, normal_pairs, win_now
+from connect6.ai.vcdt import Timeout, Vcdt
+from connect6.records import point_label
+from connect6.rules import Position
+from tools.lab.arena import move_text, parse_move, position_lines, read_answer, read_record_file
 
 CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "long-vcdt", "quiet-loss",
            "lost-in-opening", "forfeit", "undetermined")

@@ -60,7 +60,6 @@ from typing import Any  # noqa: E402
 from urllib.parse import parse_qsl, urlsplit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "layers" / "connect6"), str(ROOT)]
 
 from tools.local.samlocal import REGION, Route, Service, build_event, to_http  # noqa: E402
 from tools.local.samlocal.concurrency import (  # noqa: E402

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 from tools.local.client import replay_problems
 
 AT = "2026-05-01T12:00:00Z"

@@ -15,12 +15,13 @@ None is kept in the tree: each is read from the commit that froze it (``git arch
 repository's history) into a cache folder on first use, so the tree carries no copy of the engine.
 
 They speak the same text protocol:
-``python tools/baseline_engine/main.py [--version v0|v1|v2|v3] --size 19 --level normal``.
+``python tools/lab/baseline_engine/main.py [--version v0|v1|v2|v3] --size 19 --level normal``.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import subprocess
 import sys
@@ -52,6 +53,21 @@ def _from_history(version: str) -> Path:
     return cache
 
 
+def _load_package(version: str) -> str:
+    """Import ``c6base_<version>`` from its folder (its submodules then import through the package's
+    ``__path__``, so nothing is put on ``sys.path``); the package's name."""
+    name = f"c6base_{version}"
+    folder = _from_history(version) / name
+    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {folder}")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+    return name
+
+
 def main(argv: list[str]) -> int:
     version = DEFAULT
     if "--version" in argv:
@@ -60,9 +76,7 @@ def main(argv: list[str]) -> int:
         argv = argv[:i] + argv[i + 2:]
     if version not in FROZEN_AT:
         raise SystemExit(f"unknown baseline version {version!r}: v0, v1, v2 or v3")
-    sys.path.insert(0, str(ROOT / "layers" / "connect6"))
-    sys.path.insert(0, str(_from_history(version)))
-    protocol = importlib.import_module(f"c6base_{version}.protocol")
+    protocol = importlib.import_module(f"{_load_package(version)}.protocol")
     protocol.__dict__["NAME"] = f"connect6-py-baseline-{version}"
     return int(protocol.main(argv))
 

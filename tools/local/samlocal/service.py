@@ -86,7 +86,9 @@ class Function:
     def import_handler(self, module_name: str | None = None) -> ModuleType:
         """Import the handler module from ``CodeUri`` + ``Handler`` as Lambda would, under
         ``module_name``: each name is a separate import with its own resolver, like a separate
-        execution environment."""
+        execution environment. The file is loaded by its path and ``CodeUri`` is not put on
+        ``sys.path``: a handler is one file that imports the layer (``connect6``) and Powertools
+        only, so a handler importing a module beside it fails here with ``ModuleNotFoundError``."""
         module_path = self.handler.rpartition(".")[0]
         unique = module_name or module_path
         file = self.code_dir / (module_path.replace(".", "/") + ".py")
@@ -96,12 +98,8 @@ class Function:
         if spec is None or spec.loader is None:
             raise SystemExit(f"{self.logical_id}: cannot import {file}")
         module = importlib.util.module_from_spec(spec)
-        sys.path.insert(0, str(self.code_dir))
-        try:
-            sys.modules[unique] = module
-            spec.loader.exec_module(module)
-        finally:
-            sys.path.remove(str(self.code_dir))
+        sys.modules[unique] = module
+        spec.loader.exec_module(module)
         return module
 
     def load(self) -> None:
