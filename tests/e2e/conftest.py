@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, LocalServer, missing_handlers, start_server
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS
+from tools.local.client import LocalServer, start_server
 
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[LocalServer]:
-    missing = missing_handlers()
-    if missing:
-        pytest.skip(f"the service's handlers are not there yet: {', '.join(missing)}")
     srv = start_server("--sweep-seconds", "2")
     yield srv
     srv.stop()

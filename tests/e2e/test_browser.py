@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.e2e.harness import LocalServer, new_game_id
+from tests.e2e.harness import new_game_id
+from tools.local.client import LocalServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -28,7 +29,7 @@ def invited_game(server: LocalServer, note: str = NOTE) -> tuple[str, str, str]:
         "name": "Ana", "email": "ana@example.com",
         "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com", "note": note}})
     assert joined.status == 201, joined.text
-    return game_id, joined.json()["player_id"], joined.json()["invite"]["url"]
+    return game_id, joined.json["player_id"], joined.json["invite"]["url"]
 
 
 def check_screenshot(png: bytes, width: int, height: int) -> Image.Image:
@@ -70,7 +71,7 @@ def test_redeem_an_invitation_by_clicking(server, page, screenshot_dir: Path):
     # Then the confirmation shows, and the game has started with him in it
     assert "You're in" in page.locator("h1").inner_text()
     page.screenshot(path=str(screenshot_dir / "redeemed.png"))
-    view = server.request("GET", f"/v1/games/{game_id}/board").json()
+    view = server.request("GET", f"/v1/games/{game_id}/board").json
     assert view["status"] == "in_progress"
     assert {view["black"]["name"], view["white"]["name"]} == {"Ana", "Benjamin"}
     # And it names him and his colour, once, and says truly whose turn it is (issue 11)
@@ -111,20 +112,20 @@ def test_unknown_invitation_link_gets_its_own_page(server, page):
 def sheet(server: LocalServer, game_id: str, player_id: str) -> dict:
     reply = server.request("GET", f"/v1/games/{game_id}/players/{player_id}/move-sheet")
     assert reply.status == 200, reply.text
-    return reply.json()
+    return reply.json
 
 
 def play(server: LocalServer, game_id: str, player_id: str, move_number: int, stones: list[str]) -> dict:
     reply = server.request("POST", f"/v1/games/{game_id}/players/{player_id}/moves",
                            {"move_number": move_number, "stones": stones, "table_talk": None})
     assert reply.status == 200, reply.text
-    return reply.json()
+    return reply.json
 
 
 def test_board_page_follows_the_game_without_reloading_and_stops_at_the_end(server, page, screenshot_dir):
     # Given a game between Ana and Ben, and the spectator page open on it
     game_id, ana, url = invited_game(server)
-    ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
+    ben = server.request("POST", url, {"name": "Ben"}).json["player_id"]
     players = {sheet(server, game_id, p)["stone_colour"]: p for p in (ana, ben)}
     black, white = players["black"], players["white"]
     board_url = f"{server.base_url}/v1/games/{game_id}/board"
@@ -228,7 +229,7 @@ def test_pages_work_under_a_strict_content_security_policy(server, page):
     page.route(url, with_csp)
     page.goto(url)
     assert "(in about" in page.locator("#hold time").inner_text()  # the inline script ran
-    ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
+    ben = server.request("POST", url, {"name": "Ben"}).json["player_id"]
     black = next(p for p in (ana, ben) if sheet(server, game_id, p)["stone_colour"] == "black")
     board_url = f"{server.base_url}/v1/games/{game_id}/board"
     page.route(board_url, with_csp)
@@ -269,7 +270,7 @@ def test_a_mistyped_board_link_gets_a_page_in_a_browser_and_json_elsewhere(serve
     assert "no-such-game-here" in page.locator("#message").inner_text()
     check_screenshot(page.screenshot(path=str(screenshot_dir / "board-404.png")), 900, 1100)
     plain = server.request("GET", "/v1/games/no-such-game-here/board")
-    assert plain.status == 404 and plain.json()["error"]["code"] == "game_not_found"
+    assert plain.status == 404 and plain.json["error"]["code"] == "game_not_found"
 
 
 def test_accept_quality_values_are_honoured_for_a_browser_fetch(server, page):
@@ -316,7 +317,7 @@ def test_the_computers_name_gets_no_second_pair_of_brackets(server, page):
     game_id = new_game_id("brackets")
     server.request("PUT", f"/v1/games/{game_id}", {"game_name": "Solo", "allow_computer_opponents": True})
     joined = server.request("POST", f"/v1/games/{game_id}/players", {
-        "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": "easy"}}).json()
+        "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": "easy"}}).json
     assert server.request("POST", f"/v1/games/{game_id}/players/{joined['player_id']}/resign",
                           {}).status == 200
     # When the board is opened
@@ -350,7 +351,7 @@ def stone_visible(page, point: str) -> bool:
 def test_replay_steps_through_the_moves_and_polling_does_not_yank_the_reader(server, page, screenshot_dir):
     # Given a running game of four moves, and a spectator on its board
     game_id, ana, url = invited_game(server)
-    ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
+    ben = server.request("POST", url, {"name": "Ben"}).json["player_id"]
     players = {sheet(server, game_id, p)["stone_colour"]: p for p in (ana, ben)}
     black, white = players["black"], players["white"]
     moves = [(black, ["h8"]), (white, ["i9", "j10"]), (black, ["g7", "g9"]), (white, ["a1", "a2"])]
@@ -430,7 +431,7 @@ def test_replay_steps_through_the_moves_and_polling_does_not_yank_the_reader(ser
 
 def test_replay_controls_fit_a_phone(server, browser, screenshot_dir):
     game_id, ana, url = invited_game(server)
-    ben = server.request("POST", url, {"name": "Ben"}).json()["player_id"]
+    ben = server.request("POST", url, {"name": "Ben"}).json["player_id"]
     black = next(p for p in (ana, ben) if sheet(server, game_id, p)["stone_colour"] == "black")
     play(server, game_id, black, 1, ["h8"])
     with phone_page(browser) as phone:

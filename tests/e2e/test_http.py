@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from connect6.records import point_label
-from tests.e2e.harness import ROOT, LocalServer, missing_handlers, new_game_id, start_server
+from tests.e2e.harness import ROOT, new_game_id
+from tools.local.client import LocalServer, start_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -20,7 +21,7 @@ def create_run(server: LocalServer, game_id: str, name: str = "E2E club") -> dic
     settings = {"game_name": name, "allow_computer_opponents": True}
     reply = server.request("PUT", f"/v1/games/{game_id}", settings)
     assert reply.status == 201, reply.text
-    return reply.json()
+    return reply.json
 
 
 def empty_points(board: list[str]) -> list[str]:
@@ -51,14 +52,14 @@ def test_a_whole_game_against_the_computer(server):
     joined = server.request("POST", f"/v1/games/{game_id}/players", {
         "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": "easy"}})
     assert joined.status == 201, joined.text
-    player = joined.json()["player_id"]
-    assert joined.json()["game"]["status"] == "in_progress"
+    player = joined.json["player_id"]
+    assert joined.json["game"]["status"] == "in_progress"
     # When Ana plays whatever is free, bottom-left first, until the game ends
     last = None
     for _ in range(120):
         sheet = server.request("GET", f"/v1/games/{game_id}/players/{player}/move-sheet")
         assert sheet.status == 200, sheet.text
-        sheet_data = sheet.json()
+        sheet_data = sheet.json
         if sheet_data["status"] != "in_progress":
             break
         assert sheet_data["your_turn"] is True  # the computer has always replied already
@@ -66,7 +67,7 @@ def test_a_whole_game_against_the_computer(server):
         body = {"move_number": sheet_data["move_number"], "stones": stones, "table_talk": None}
         move = server.request("POST", f"/v1/games/{game_id}/players/{player}/moves", body)
         assert move.status == 200, move.text
-        last = move.json()
+        last = move.json
         assert last["stones_placed"] == stones[: len(last["stones_placed"])]
         if last["status"] == "in_progress":
             assert last["computer_reply"] is not None
@@ -74,11 +75,11 @@ def test_a_whole_game_against_the_computer(server):
         pytest.fail("the game did not end in 120 turns")
     # Then it finished, with a winner and a winning line, on every read path
     assert last is not None and last["status"] in ("completed", "draw")
-    view = server.request("GET", f"/v1/games/{game_id}/board").json()
+    view = server.request("GET", f"/v1/games/{game_id}/board").json
     assert view["status"] == last["status"]
     recap = server.request("GET", f"/v1/games/{game_id}/players/{player}/recap")
     assert recap.status == 200, recap.text
-    recap_data = recap.json()
+    recap_data = recap.json
     assert recap_data["result"] in ("won", "lost", "draw")
     assert recap_data["record"].startswith("1.")
     if view["status"] == "completed":
@@ -98,7 +99,7 @@ def test_an_invitation_from_link_to_seat(server):
         "name": "Ana", "email": "ana@example.com",
         "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com", "note": "Rematch <b>?"}})
     assert joined.status == 201, joined.text
-    url = joined.json()["invite"]["url"]
+    url = joined.json["invite"]["url"]
     assert url.startswith(server.base_url + "/v1/invites/")
     # When the link is opened (twice, as a mail scanner would), nothing changes
     for _ in range(2):
@@ -106,17 +107,17 @@ def test_an_invitation_from_link_to_seat(server):
         assert page.status == 200 and page.headers["content-type"].startswith("text/html")
         assert "Ana" in page.text and "Rematch &lt;b&gt;?" in page.text and "<b>?" not in page.text
     info = server.request("GET", url)
-    assert info.status == 200 and info.json()["inviter_name"] == "Ana"
-    sheet = server.request("GET", f"/v1/games/{game_id}/join-sheet").json()
+    assert info.status == 200 and info.json["inviter_name"] == "Ana"
+    sheet = server.request("GET", f"/v1/games/{game_id}/join-sheet").json
     assert sheet["open_seats"] == 0
     # When Ben redeems it, the game starts; a second redemption is refused; unknown links are 404
     redeemed = server.request("POST", url, {"name": "Ben"})
     assert redeemed.status == 201, redeemed.text
-    assert redeemed.json()["game"]["status"] == "in_progress"
+    assert redeemed.json["game"]["status"] == "in_progress"
     again = server.request("POST", url, {"name": "Ben"})
-    assert again.status == 409 and again.json()["error"]["code"] == "invite_already_used"
+    assert again.status == 409 and again.json["error"]["code"] == "invite_already_used"
     unknown = server.request("GET", "/v1/invites/not-a-real-token")
-    assert unknown.status == 404 and unknown.json()["error"]["code"] == "invite_not_found"
+    assert unknown.status == 404 and unknown.json["error"]["code"] == "invite_not_found"
 
 
 def test_the_board_answers_304_to_its_own_etag(server):
@@ -132,7 +133,7 @@ def test_the_board_answers_304_to_its_own_etag(server):
 def test_openapi_documents_every_route_of_the_template(server):
     from tools.local import samlocal
 
-    doc = server.request("GET", "/v1/openapi.json").json()
+    doc = server.request("GET", "/v1/openapi.json").json
     assert doc["openapi"].startswith("3.")
     service = samlocal.Service(ROOT / "template.yaml", "http://127.0.0.1:9", verbose=False)
     for route in service.routes:
@@ -146,7 +147,7 @@ def test_docs_openapi_json_is_the_served_document(server):
     # Given the document `make openapi` wrote into docs/
     written = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
     # When the running server describes itself
-    served = server.request("GET", "/v1/openapi.json").json()
+    served = server.request("GET", "/v1/openapi.json").json
     # Then they are the same but for the server's own address (run `make openapi` after changing a route)
     assert served["servers"] == [{"url": server.base_url}] and written["servers"] == [{"url": "/"}]
     assert {**served, "servers": None} == {**written, "servers": None}
@@ -154,7 +155,7 @@ def test_docs_openapi_json_is_the_served_document(server):
 
 def test_unknown_routes_are_404_like_api_gateway(server):
     reply = server.request("GET", "/v2/nothing")
-    assert reply.status == 404 and reply.json() == {"message": "Not Found"}
+    assert reply.status == 404 and reply.json == {"message": "Not Found"}
 
 
 def test_the_sweeper_fires_on_its_timer(server):
@@ -164,8 +165,6 @@ def test_the_sweeper_fires_on_its_timer(server):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_stops_cleanly_on_signals(sig):
-    if missing_handlers():
-        pytest.skip("the service's handlers are not there yet")
     srv = start_server()
     assert srv.request("GET", "/v1/openapi.json").status == 200
     assert srv.stop(sig) == 0

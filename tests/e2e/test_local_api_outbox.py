@@ -12,7 +12,8 @@ from typing import Any
 import boto3
 import pytest
 
-from tests.e2e.harness import LocalServer, new_game_id
+from tests.e2e.harness import new_game_id
+from tools.local.client import LocalServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -53,7 +54,7 @@ def test_a_games_events_arrive_from_the_stream_with_ids_and_times(server: LocalS
     settings = {"game_name": "Outbox", "allow_computer_opponents": True}
     assert server.request("PUT", f"/v1/games/{game_id}", settings).status == 201
     joined = server.request("POST", f"/v1/games/{game_id}/players", {
-        "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": "easy"}}).json()
+        "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": "easy"}}).json
     number = 1 if joined["game"]["move_count"] == 0 else 2
     reply = server.request("POST", f"/v1/games/{game_id}/players/{joined['player_id']}/moves",
                            {"move_number": number, "stones": ["h8"] if number == 1 else ["a1", "a2"]})

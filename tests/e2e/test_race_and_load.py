@@ -7,19 +7,11 @@ import re
 
 import pytest
 
-from tests.e2e.harness import missing_handlers
-
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 
-@pytest.fixture(autouse=True)
-def _handlers_present() -> None:
-    if missing_handlers():
-        pytest.skip("the service's handlers are not there yet")
-
-
 def test_race_five_rounds_every_invariant_holds(capsys: pytest.CaptureFixture[str]) -> None:
-    import race
+    from tools.drivers import race
 
     # When five rounds of the five races run, 20 requests at once, then 300 connections at once
     status = race.main(["--rounds", "5", "--width", "20", "--connections", "300"])
@@ -35,7 +27,7 @@ def test_race_five_rounds_every_invariant_holds(capsys: pytest.CaptureFixture[st
 
 
 def test_load_plays_every_game_to_the_end_without_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    import load
+    from tools.drivers import load
 
     # When six games are played at once, three against the computer and three through invitations
     status = load.main(["--games", "6", "--seed", "7"])

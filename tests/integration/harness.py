@@ -1,8 +1,9 @@
-"""The integration tests' view of the shared local runner (``tools/samlocal``): the handlers driven
+"""The integration tests' view of the shared local runner (``tools/local/samlocal``): the handlers driven
 the way API Gateway does, with DynamoDB and EventBridge from moto, everything read from
 template.yaml by the same code ``make run`` serves. Only the tests' own names live here: the table
 and bus names, one handler import per ``instance`` (a separate execution environment) and
-:class:`Api`, which calls a handler in-process and keeps the replies.
+:class:`Api`, which calls a handler in-process and keeps the replies (the one ``Reply`` of
+``tools.local.client``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlencode
 
+from tools.local.client import Reply
 from tools.local.samlocal import REGION, LambdaContext, Route, Service, build_event
 from tools.local.samlocal import create_table as create_template_table
 from tools.local.samlocal.streams import StreamPump
@@ -103,25 +105,6 @@ def http_event(method: str, raw_path: str, route: Route, params: dict[str, str],
 
 
 @dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    text: str
-    elapsed_s: float = 0.0
-    function: str = ""
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.text)
-
-    @property
-    def error(self) -> dict[str, Any]:
-        data = self.json
-        assert set(data) == {"error"}, data
-        return dict(data["error"])
-
-
-@dataclass
 class Api:
     """Calls the handlers as API Gateway would, matching routes from template.yaml."""
 
@@ -153,11 +136,10 @@ class Api:
         started = time.perf_counter()
         result = module.lambda_handler(event, FakeContext())
         elapsed = time.perf_counter() - started
-        text = result.get("body") or ""
-        if result.get("isBase64Encoded"):
-            text = base64.b64decode(text).decode()
+        raw_body = str(result.get("body") or "")
+        body = base64.b64decode(raw_body) if result.get("isBase64Encoded") else raw_body.encode()
         reply = Reply(result["statusCode"], {k.lower(): v for k, v in (result.get("headers") or {}).items()},
-                      text, elapsed, route.function.logical_id)
+                      body, seconds=elapsed)
         self.calls.append(reply)
         return reply
 

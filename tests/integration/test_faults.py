@@ -130,7 +130,7 @@ def _sweep(w: World) -> Reply:
     (function,) = scheduled_functions()
     event = {"id": "sweep", "source": "aws.scheduler"}
     result = handler_module(function).lambda_handler(event, FakeContext())
-    return Reply(200, {}, str(result["released"]))
+    return Reply(200, {}, str(result["released"]).encode())
 
 
 def _move(w: World) -> Reply:

@@ -18,14 +18,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tools.local.client import call, server_at
 
 
@@ -58,7 +55,7 @@ def seed(base_url: str, prefix: str = "fuzz") -> dict[str, str]:
         reply = call(base_url, method, path, body)
         if not 200 <= reply.status < 300:
             raise SystemExit(f"seeding the fuzzer: {method} {path} -> {reply.describe()}")
-        return reply.json()
+        return reply.json
 
     game = {"game_name": "Fuzz", "allow_computer_opponents": True}
     invite = {"name": "Ana", "email": "ana@example.com",
@@ -80,7 +77,7 @@ def served_document(base_url: str) -> dict[str, Any]:
     """The served document, less its security requirements: SigV4 is API Gateway's check, before
     any handler runs, and the local server does not make it (so an unsigned request is no
     "schema-violating request accepted")."""
-    document: dict[str, Any] = call(base_url, "GET", "/v1/openapi.json").json()
+    document: dict[str, Any] = call(base_url, "GET", "/v1/openapi.json").json
     for operations in document["paths"].values():
         for operation in operations.values():
             if isinstance(operation, dict):

@@ -31,10 +31,8 @@ import uuid
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tools.lab.timing import percentile
 from tools.local.client import Reply, call, check_all_games, server_at
 
@@ -52,9 +50,9 @@ class Stats:
 
     def add(self, route: str, reply: Reply, expected: tuple[int, ...]) -> None:
         with self.lock:
-            if reply.error is None:
+            if reply.failure is None:
                 self.latencies[route].append(reply.seconds)
-            if reply.error or reply.status not in expected:
+            if reply.failure or reply.status not in expected:
                 self.errors[f"{route}: {reply.describe()}"] += 1
 
 
@@ -115,10 +113,10 @@ class Game:
         status = "in_progress"
         mover = players[0]
         for _ in range(MAX_TURNS):
-            sheet = self.call("GET …/move-sheet", "GET", f"{base}/{mover}/move-sheet").json() or {}
+            sheet = self.call("GET …/move-sheet", "GET", f"{base}/{mover}/move-sheet").parsed or {}
             if sheet.get("status") == "in_progress" and not sheet.get("your_turn") and len(players) == 2:
                 mover = players[1] if mover == players[0] else players[0]
-                sheet = self.call("GET …/move-sheet", "GET", f"{base}/{mover}/move-sheet").json() or {}
+                sheet = self.call("GET …/move-sheet", "GET", f"{base}/{mover}/move-sheet").parsed or {}
             status = sheet.get("status", "error")
             if status != "in_progress":
                 break
@@ -132,7 +130,7 @@ class Game:
             if moved.status != 200:
                 status = "error"
                 break
-            result = moved.json() or {}
+            result = moved.parsed or {}
             with self.stats.lock:
                 self.stats.turns += 1 + int(result.get("computer_reply") is not None)
             status = str(result.get("status"))
@@ -150,7 +148,7 @@ class Game:
         self.create()
         joined = self.call("POST …/players", "POST", f"/v1/games/{self.game_id}/players", {
             "name": "Ana", "email": "ana@example.com", "opponent": {"kind": "computer", "level": level}},
-            (201,)).json() or {}
+            (201,)).parsed or {}
         if "player_id" not in joined:
             return "error"
         return self.play([joined["player_id"]], computer=True)
@@ -159,13 +157,13 @@ class Game:
         self.create()
         joined = self.call("POST …/players", "POST", f"/v1/games/{self.game_id}/players", {
             "name": "Ana", "email": "ana@example.com",
-            "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com"}}, (201,)).json() or {}
+            "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com"}}, (201,)).parsed or {}
         url = (joined.get("invite") or {}).get("url") or ""
         if "/v1/invites/" not in url:
             return "error"
         path = url[url.find("/v1/invites/"):]
         self.call("GET /v1/invites/{token}", "GET", path, headers={"Accept": "text/html"})
-        redeemed = self.call("POST /v1/invites/{token}", "POST", path, {"name": "Ben"}, (201,)).json() or {}
+        redeemed = self.call("POST /v1/invites/{token}", "POST", path, {"name": "Ben"}, (201,)).parsed or {}
         if "player_id" not in redeemed:
             return "error"
         return self.play([joined["player_id"], redeemed["player_id"]], computer=False)
@@ -185,7 +183,7 @@ def run(base: str, games: int, computer_share: float, level: str, seed: int) -> 
             status = game.against_computer(level) if computer else game.through_invitation()
         except Exception as error:  # a tool: count it, keep the other games going
             status = "error"
-            stats.add("client", Reply(0, error=f"{type(error).__name__}: {error}"), (200,))
+            stats.add("client", Reply(0, failure=f"{type(error).__name__}: {error}"), (200,))
         with stats.lock:
             stats.finished[f"{'vs computer' if computer else 'human vs human'}: {status}"] += 1
 

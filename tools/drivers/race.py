@@ -37,10 +37,8 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tools.local.client import Reply, Request, call, check_all_games, server_at, together
 
 SWEEP_AHEAD_S = 25 * 3600  # past the 24-hour hold
@@ -76,9 +74,9 @@ class Races:
         tally.rounds += 1
         tally.requests += len(replies)
         for reply in replies:
-            tally.statuses[reply.error or f"{reply.status // 100}xx"] += 1
-            if reply.error:
-                problems.append(f"no answer: {reply.error}")
+            tally.statuses[reply.failure or f"{reply.status // 100}xx"] += 1
+            if reply.failure:
+                problems.append(f"no answer: {reply.failure}")
             elif reply.status >= 500:
                 problems.append(f"{reply.status}: {reply.body[:120]!r}")
         if problems:
@@ -98,7 +96,7 @@ class Races:
                 for r in replies if r.status != winner and not (400 <= r.status < 500 and r.code in codes)]
 
     def empty_pairs(self, game_id: str, count: int) -> list[list[str]]:
-        board = self.setup("GET", f"/v1/games/{game_id}/board").json() or {}
+        board = self.setup("GET", f"/v1/games/{game_id}/board").parsed or {}
         rows: list[str] = board.get("board") or []
         size = len(rows)
         from connect6.records import point_label
@@ -113,8 +111,8 @@ class Races:
         """Both seats submit move 2 (only White may); then Black alone submits move 3 many ways."""
         game_id = self.new_run("turns", round_)
         players = f"/v1/games/{game_id}/players"
-        ana = self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"}).json() or {}
-        ben = self.setup("POST", players, {"name": "Ben", "email": "ben@example.com"}).json() or {}
+        ana = self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"}).parsed or {}
+        ben = self.setup("POST", players, {"name": "Ben", "email": "ben@example.com"}).parsed or {}
         started = ben.get("game") or {}
         if started.get("status") != "in_progress":
             self.setup_problems.append(f"{game_id}: did not start: {started}")
@@ -144,7 +142,7 @@ class Races:
         problems += self.losers_only(replies, 200, {"not_your_turn", "stale_move"})
         problems += [f"the player not to move had a turn accepted: {pairs[i]}"
                      for i in winners if seats[i] != mover]
-        view = call(self.base, "GET", f"/v1/games/{game_id}/board").json() or {}
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
         if view.get("move_count") != number:
             problems.append(f"move_count {view.get('move_count')} after the race for move {number}")
         elif len(winners) == 1 and (view.get("last_move") or {}).get("stones") != pairs[winners[0]]:
@@ -161,7 +159,7 @@ class Races:
         winners = [i for i, r in enumerate(replies) if r.status == 201]
         problems = [] if len(winners) == 1 else [f"{len(winners)} joins seated"]
         problems += self.losers_only(replies, 201, {"no_open_seat"})
-        view = call(self.base, "GET", f"/v1/games/{game_id}/board").json() or {}
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
         names = sorted(s.get("name") or "" for s in view.get("seats") or [])
         if view.get("status") != "in_progress":
             problems.append(f"status {view.get('status')} after the last seat was taken")
@@ -173,7 +171,7 @@ class Races:
         game_id = self.new_run("hold", round_, allow_computer=True)
         joined = self.setup("POST", f"/v1/games/{game_id}/players", {
             "name": "Ana", "email": "ana@example.com",
-            "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com"}}).json() or {}
+            "opponent": {"kind": "invite", "name": "Ben", "email": "ben@example.com"}}).parsed or {}
         url = ((joined.get("invite") or {}).get("url") or "")
         path = url[url.find("/v1/invites/"):] if "/v1/invites/" in url else ""
         if not path:
@@ -186,7 +184,7 @@ class Races:
         replies = together(requests)
         sweep_replies, redeem_replies = replies[:sweeps], replies[sweeps:]
         redeemed = sum(1 for r in redeem_replies if r.status == 201)
-        view = call(self.base, "GET", f"/v1/games/{game_id}/board").json() or {}
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
         seats = [s.get("state") for s in view.get("seats") or []]
         released = view.get("status") == "waiting_for_players" and seats.count("open") == 1
         problems = []
@@ -200,7 +198,7 @@ class Races:
             problems += [f"a redemption won after the sweeper released the seat: {r.describe()}"
                          for r in redeem_replies if r.status == 201]
         for reply in sweep_replies:
-            results = (reply.json() or {}).get("results") or []
+            results = (reply.parsed or {}).get("results") or []
             if reply.status != 200 or not all(r.get("ok") for r in results):
                 problems.append(f"the sweeper failed: {reply.describe()}")
         self.record("redemption vs sweeper", replies, problems)
@@ -212,12 +210,12 @@ class Races:
         replies = together([Request(self.base, "POST", f"/v1/games/{game_id}/players", body, key)
                             for _ in range(self.width)])
         created = [r for r in replies if r.status == 201]
-        player_ids = {(r.json() or {}).get("player_id") for r in created}
+        player_ids = {(r.parsed or {}).get("player_id") for r in created}
         problems = [] if len(player_ids) == 1 else [f"{len(player_ids)} different joins behind one key"]
         if len({r.body for r in created}) > 1:
             problems.append("the replayed answers differ from the first")
         problems += self.losers_only(replies, 201, {"request_in_progress"})
-        view = call(self.base, "GET", f"/v1/games/{game_id}/board").json() or {}
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
         taken = [s for s in view.get("seats") or [] if s.get("state") == "taken"]
         if len(taken) != 1:
             problems.append(f"{len(taken)} seats taken after one join")

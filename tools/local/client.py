@@ -15,43 +15,68 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "layers" / "connect6")]
 
 
 @dataclass
 class Reply:
-    """An answer, or why there was none (``error``: ``reset``, ``refused``, ``timeout``, …)."""
+    """An HTTP answer, or why there was none (``failure``: ``reset``, ``refused``, ``timeout``, …).
+
+    The one reply class: the drivers' requests, :meth:`LocalServer.request` (the end-to-end tests)
+    and the integration tests' in-process ``Api`` (``tests/integration/harness.py``) all answer one.
+    """
 
     status: int
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
-    error: str | None = None
+    failure: str | None = None
     seconds: float = 0.0
 
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8")
+
+    @property
     def json(self) -> Any:
+        """The body parsed (``ValueError`` when it is not JSON)."""
+        return json.loads(self.body)
+
+    @property
+    def parsed(self) -> Any:
+        """The body parsed, or ``None`` when it is not JSON (no answer, an HTML page)."""
         try:
             return json.loads(self.body)
         except ValueError:
             return None
 
     @property
+    def error(self) -> dict[str, Any]:
+        """The ``error`` object of an answer in the contract's error shape (``AssertionError`` when
+        the body is anything else)."""
+        data = self.json
+        if not (isinstance(data, dict) and set(data) == {"error"}):
+            raise AssertionError(data)
+        return dict(data["error"])
+
+    @property
     def code(self) -> str | None:
         """The error code of a 4xx in the contract's shape."""
-        data = self.json()
+        data = self.parsed
         if isinstance(data, dict) and isinstance(data.get("error"), dict):
             return str(data["error"].get("code"))
         return None
 
     def describe(self) -> str:
-        if self.error:
-            return self.error
+        if self.failure:
+            return self.failure
         return f"{self.status} {self.code or self.body[:80]!r}"
 
 
@@ -91,7 +116,7 @@ class Request:
         if self.connection is None:
             self.connect()
         if self.failed:
-            return Reply(0, error=self.failed)
+            return Reply(0, failure=self.failed)
         assert self.connection is not None
         data = json.dumps(self.body).encode() if self.body is not None else None
         started = time.perf_counter()
@@ -102,7 +127,7 @@ class Request:
             return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
                          seconds=time.perf_counter() - started)
         except (OSError, http.client.HTTPException) as error:
-            return Reply(0, error=classify(error), seconds=time.perf_counter() - started)
+            return Reply(0, failure=classify(error), seconds=time.perf_counter() - started)
         finally:
             self.connection.close()
 
@@ -115,7 +140,7 @@ def call(base_url: str, method: str, path: str, body: Any = None,
 def together(requests: list[Request]) -> list[Reply]:
     """Send the requests at one instant: every connection is open before any request is sent."""
     barrier = threading.Barrier(len(requests))
-    replies: list[Reply] = [Reply(0, error="not sent")] * len(requests)
+    replies: list[Reply] = [Reply(0, failure="not sent")] * len(requests)
 
     def run(index: int, request: Request) -> None:
         request.connect()
@@ -132,31 +157,68 @@ def together(requests: list[Request]) -> list[Reply]:
 
 
 @dataclass
-class OwnServer:
-    """A local server this tool started (``tools/local_api.py --port 0``), or (no process) one
-    given by its URL."""
+class LocalServer:
+    """The local server (``python -m tools.local.local_api``): one this process started
+    (:func:`start_server`, its output in ``lines``), or (no process) one given by its URL."""
 
     process: subprocess.Popen[str] | None
     base_url: str
-    lines: list[str]
+    lines: list[str] = field(default_factory=list)
 
-    def stop(self) -> int:
-        if self.process is None:
-            return 0
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.process.wait(10)
+    def output(self) -> str:
+        return "\n".join(self.lines)
 
     def tracebacks(self) -> int:
         return sum(1 for line in self.lines if line.startswith("Traceback"))
 
+    def wait_for_line(self, needle: str, timeout: float) -> str:
+        """The first output line holding ``needle``, waiting up to ``timeout`` seconds for it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if needle in line:
+                    return line
+            if self.process is not None and self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise TimeoutError(f"no line with {needle!r} from the local server; output:\n{self.output()}")
 
-def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) -> OwnServer:
-    """Start ``tools/local_api.py`` on a free port and wait until it answers."""
+    def request(self, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None,
+                form: dict[str, str] | None = None) -> Reply:
+        """One request as a browser's fetch would send it (urllib: redirects followed); ``path`` is
+        relative to the server or a whole URL; ``body`` is sent as JSON, ``form`` as a form."""
+        data = None
+        sent = {"Accept": "application/json", **(headers or {})}
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent.setdefault("Content-Type", "application/json")
+        elif form is not None:
+            data = urlencode(form).encode()
+            sent.setdefault("Content-Type", "application/x-www-form-urlencoded")
+        url = path if path.startswith("http") else self.base_url + path
+        req = urllib.request.Request(url, data=data, method=method, headers=sent)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                return Reply(resp.status, {k.lower(): v for k, v in resp.headers.items()}, resp.read())
+        except urllib.error.HTTPError as error:
+            return Reply(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read())
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+        """Send ``sig`` and wait for the exit code (killed after ``timeout`` seconds)."""
+        if self.process is None:
+            return 0
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(10)
+
+
+def start_server(*extra: str) -> LocalServer:
+    """Start the local server on a free port of 127.0.0.1 (``extra``: its options) and wait until
+    it is ready; the one way the drivers and the end-to-end tests start one."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tools.local.local_api", "--port", "0", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
@@ -176,23 +238,21 @@ def start_server(*extra: str, quiet_log: Callable[[str], None] | None = None) ->
                 found["url"] = matched.group(1)
             if line.startswith("ready in"):
                 ready.set()
-            if quiet_log is not None:
-                quiet_log(line)
         ready.set()
 
     threading.Thread(target=pump, daemon=True).start()
     if not ready.wait(120) or "url" not in found or process.poll() is not None:
         process.kill()
-        raise SystemExit("the local server did not start:\n" + "\n".join(lines[-30:]))
-    return OwnServer(process, found["url"], lines)
+        raise RuntimeError("the local server did not start:\n" + "\n".join(lines[-30:]))
+    return LocalServer(process, found["url"], lines)
 
 
 @contextlib.contextmanager
-def server_at(url: str | None, *extra: str) -> Iterator[OwnServer]:
+def server_at(url: str | None, *extra: str) -> Iterator[LocalServer]:
     """The server at ``url``, or without one a local server of our own (``extra``: its options),
     stopped at the end."""
     if url:
-        yield OwnServer(None, url.rstrip("/"), [])
+        yield LocalServer(None, url.rstrip("/"))
         return
     own = start_server(*extra)
     print(f"started {own.base_url}")
@@ -215,7 +275,7 @@ def stored_games(base_url: str) -> list[dict[str, Any]]:
     info = call(base_url, "GET", "/_local/info")
     if info.status != 200:
         raise SystemExit(f"{base_url}/_local/info answered {info.describe()}: is this tools/local_api.py?")
-    data = info.json()
+    data = info.json
     client = boto3.client("dynamodb", region_name=data["region"], endpoint_url=data["dynamodb_endpoint"],
                           aws_access_key_id="testing", aws_secret_access_key="testing",
                           aws_session_token="testing")
@@ -291,7 +351,7 @@ def check_all_games(base_url: str, *, workers: int = 8) -> tuple[int, list[str]]
 
     def one(item: dict[str, Any]) -> list[str]:
         reply = call(base_url, "GET", f"/v1/games/{item['game_id']}/board")
-        view = reply.json() if reply.status == 200 else None
+        view = reply.parsed if reply.status == 200 else None
         problems = replay_problems(item, view)
         if reply.status != 200:
             problems.append(f"GET board answered {reply.describe()}")
