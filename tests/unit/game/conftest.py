@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from connect6.game import Game, GameService, ListSink
+from connect6.game import GameService, ListSink
 from connect6.rules import Position
 from connect6.store import MemoryStore
 from tests.clock import Clock
@@ -57,10 +57,6 @@ def service(store: MemoryStore, sink: ListSink, clock: Clock) -> GameService:
     tokens = (f"token-{n}" for n in itertools.count(1))
     return GameService(store, clock=clock, computer=scan_computer, id_factory=Ids(),
                        token_factory=lambda: next(tokens), colour_draw=lambda game: 1)
-
-
-def seat_one_black(game: Game) -> int:
-    return 1
 
 
 @pytest.fixture
