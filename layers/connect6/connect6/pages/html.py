@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -28,7 +29,7 @@ from connect6.game.shapes import (
     ReplayMove,
     SeatView,
 )
-from connect6.pages.svg import board_svg
+from connect6.pages.svg import ROOT_STYLE, board_svg
 
 FINISHED = frozenset({"completed", "draw"})
 
@@ -103,16 +104,41 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
 
-@cache
-def content_security_policy() -> str:
+def frame_ancestors_source(origins: Sequence[str] = ()) -> str:
+    """The ``frame-ancestors`` sources of a policy: the given origins (``https://host[:port]``, or
+    ``'self'``) or ``'none'`` when there are none. An origin with a path, a quote, a space or a
+    semicolon is refused (``ValueError``): it would end up inside a response header."""
+    sources: list[str] = []
+    for raw in origins:
+        origin = raw.strip().rstrip("/")
+        if not origin:
+            continue
+        if origin != "'self'" and not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"not an origin for frame-ancestors: {raw!r}")
+        sources.append(origin)
+    return " ".join(dict.fromkeys(sources)) or "'none'"
+
+
+_ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def content_security_policy(frame_ancestors: Sequence[str] = ()) -> str:
     """A strict ``Content-Security-Policy`` for every page here: nothing from elsewhere, and only
-    this module's own inline stylesheet and scripts (by hash). Handlers may send it as a header."""
-    scripts = " ".join(_sha256(text) for text in (_static("board.js"), _LOCAL_TIME_SCRIPT))
+    this package's own inline stylesheets and scripts (by hash). Handlers may send it as a header.
+    ``frame_ancestors``: the origins that may show the page in a frame (``'none'`` when empty)."""
+    return _policy(frame_ancestors_source(frame_ancestors))
+
+
+@cache
+def _policy(ancestors: str) -> str:
+    inline = (_static("board.js"), _LOCAL_TIME_SCRIPT, _static("sheet.js"))
+    scripts = " ".join(_sha256(text) for text in inline)
+    styles = " ".join(_sha256(text) for text in (_static("style.css"), ROOT_STYLE))
     return (
         "default-src 'none'; "
-        f"script-src {scripts}; style-src {_sha256(_static('style.css'))}; "
+        f"script-src {scripts}; style-src {styles}; "
         "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
-        "frame-ancestors 'none'"
+        f"frame-ancestors {ancestors}"
     )
 
 

@@ -25,6 +25,13 @@ CELL = 40  # user units per grid step; the picture scales through its viewBox
 MARGIN = 36  # room for the coordinates on each side, beyond the half-cell around the grid
 STONE_R = 18.5
 
+# The standalone picture (``board.svg``) keeps its intrinsic size (one user unit a pixel) for an
+# ``<img>`` and a wide window, and shrinks to a narrow one (a phone) instead of being cut off.
+# ``svg:root`` matches only when the SVG is the document: inline in a page, the page's own
+# stylesheet sizes it. The policy of :func:`connect6.pages.html.content_security_policy` allows this
+# exact text by its hash.
+ROOT_STYLE = "svg:root{max-width:100%;max-height:100vh;height:auto}"
+
 COLOURS = {
     "board": "#e2b86b",
     "board_edge": "#b98a3e",
@@ -91,14 +98,21 @@ def _placed_at(moves: Sequence[ReplayMove] | None, size: int) -> dict[str, int]:
     return placed
 
 
-def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None = None) -> str:
+def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None = None, *,
+              points: bool = False) -> str:
     """The whole board of ``view`` (a game view, or the board after a move; board strings top row
     first) as a standalone SVG document: grid, coordinates, stones, last-move marks and the winning
     line. It has an intrinsic size (``width``/``height``, one user unit a pixel) so a bare ``<img>``
-    shows it whole.
+    shows it whole, and a ``viewBox`` and a root style (:data:`ROOT_STYLE`) so it scales down to a
+    narrow window or container instead of being cut off.
 
     Given the game's ``moves`` (replay), each stone also carries ``data-move`` (the move that
-    placed it) and a number, hidden unless a stylesheet shows ``.num`` (the live page's toggle)."""
+    placed it) and a number, hidden unless a stylesheet shows ``.num`` (the live page's toggle).
+
+    ``points``: one transparent ``<rect class="pt" data-point="h8" aria-label="h8">`` over every
+    intersection, on top of everything, for a page script to make tappable (the move sheet); the
+    group is ``aria-hidden`` until that script takes it over, and the picture is then a ``group``
+    rather than an ``img`` (whose children a screen reader would not see)."""
     size = _size_of(view)
     grid = _grid(view, size)
     extent = 2 * MARGIN + size * CELL
@@ -110,8 +124,9 @@ def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None 
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {extent} {extent}" '
         f'width="{extent}" height="{extent}" '
-        f'class="c6-board" role="img" data-size="{size}" '
+        f'class="c6-board" role="{"group" if points else "img"}" data-size="{size}" '
         f'aria-label="Connect6 board, {size} by {size}, {black_count} black and {white_count} white stones">',
+        f"<style>{ROOT_STYLE}</style>",
         f"<title>Connect6 board {size}×{size}</title>",
         "<defs>"
         '<radialGradient id="c6-black" cx="35%" cy="30%" r="75%">'
@@ -212,5 +227,27 @@ def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None 
     if numbers:
         out.append('<g class="numbers" font-family="system-ui, -apple-system, Segoe UI, Roboto, '
                    'sans-serif" font-weight="700" text-anchor="middle">' + "".join(numbers) + "</g>")
+    if points:
+        out.append(_point_layer(grid, size))
     out.append("</svg>")
     return "".join(out)
+
+
+def _point_layer(grid: list[str], size: int) -> str:
+    """The tappable cells: one ``rect`` a point, a cell wide, centred on its intersection; an
+    occupied point says whose stone is there (``data-taken``)."""
+    cells = ['<g class="points" aria-hidden="true">']
+    for top, row in enumerate(grid):
+        for col, ch in enumerate(row):
+            x, y = _xy(col, top)
+            label = point_label((size - 1 - top) * size + col, size)
+            taken = "black" if ch == "B" else "white" if ch == "W" else ""
+            extra = f' data-taken="{taken}" aria-label="{label}, {taken} stone"' if taken else (
+                f' aria-label="{label}"')
+            cells.append(
+                f'<rect class="pt" data-point="{label}" data-col="{col}" data-row="{top}"{extra} '
+                f'x="{_fmt(x - CELL / 2)}" y="{_fmt(y - CELL / 2)}" width="{CELL}" height="{CELL}" '
+                'fill="transparent"/>'
+            )
+    cells.append("</g>")
+    return "".join(cells)
