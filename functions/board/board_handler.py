@@ -11,7 +11,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import http, runtime
 from connect6.api.models import GAME_ID_PATTERN
-from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.observability import logger, metrics, tracer
+from connect6.api.resolver import make_app
 from connect6.api.responses import (
     HTML,
     JSON,

@@ -4,11 +4,10 @@ at once and against a redemption: each game write is conditional, exactly one wi
 
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import runtime
-from connect6.api.resolver import logger, metrics, tracer
+from connect6.api.observability import Metric, count, logger, metrics, tracer
 
 BATCH = 100
 
@@ -26,6 +25,6 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         remaining = context.get_remaining_time_in_millis() if context is not None else 60_000
         if sweep.examined < BATCH or remaining < 10_000:
             break
-    metrics.add_metric(name="HoldsReleased", unit=MetricUnit.Count, value=released)
+    count(Metric.HOLDS_RELEASED, released)
     logger.info("expired holds released", extra={"released": released, "schedule": event.get("id")})
     return {"released": released}

@@ -12,7 +12,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from connect6.api import http, runtime
 from connect6.api.errors import STATUS
 from connect6.api.models import GAME_ID_PATTERN, TOKEN_PATTERN, JoinRequest, PutRunRequest, RedeemRequest
-from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.observability import logger, metrics, tracer
+from connect6.api.resolver import make_app
 from connect6.api.responses import (
     HTML,
     HTML_MEDIA,

@@ -11,7 +11,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import http, runtime
 from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, DrawRequest, MoveRequest
-from connect6.api.resolver import logger, make_app, metrics, tracer
+from connect6.api.observability import logger, metrics, tracer
+from connect6.api.resolver import make_app
 from connect6.api.responses import documented, json_response, request_body
 from connect6.game.shapes import GameView, HintResponse, MoveResponse, MoveSheet, UndoResponse
 

@@ -1,16 +1,15 @@
 """Publish-events function (the games table's stream): delivers each game write's outbox to
 EventBridge, in stream order, at least once, reporting partial batch failures so Lambda retries
-from the first record that failed (``connect6.api.outbox``)."""
+from the first record that failed (``connect6.delivery.outbox``)."""
 
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from connect6.api import runtime
-from connect6.api.outbox import OrderedDelivery
-from connect6.api.resolver import logger, metrics, tracer
+from connect6.api.observability import Metric, count, logger, metrics, tracer
+from connect6.delivery.outbox import OrderedDelivery
 
 # Every record fails alone or with the rest: report them all rather than raising, so Lambda retries
 # from the first failed sequence number (bisecting is kept for crashes and timeouts).
@@ -25,9 +24,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     response = process_partial_response(event=event, record_handler=delivery.handle, processor=processor,
                                         context=context)
     failed = len(response.get("batchItemFailures") or [])
-    metrics.add_metric(name="EventsPublished", unit=MetricUnit.Count, value=delivery.published)
+    count(Metric.EVENTS_PUBLISHED, delivery.published)
     if failed:
-        metrics.add_metric(name="EventRecordsFailed", unit=MetricUnit.Count, value=failed)
+        count(Metric.EVENT_RECORDS_FAILED, failed)
         logger.warning("event records not delivered; the stream retries them",
                        extra={"failed": failed, "records": len(event.get("Records") or [])})
     return dict(response)

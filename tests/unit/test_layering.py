@@ -5,6 +5,8 @@ nothing imports a handler."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,3 +41,16 @@ def test_nothing_in_the_layer_or_the_handlers_imports_a_handler():
     for source in sources:
         hits = {n for n in _imported(source) if n.split(".")[0] in HANDLER_NAMES}
         assert hits == set(), source
+
+
+def test_the_functions_off_the_http_api_load_no_resolver_and_no_routes():
+    # Given the stream-fed publisher and the scheduled sweeper, each imported in a fresh interpreter
+    for name in ("publish_events", "expire_invites"):
+        code = ("import importlib, sys; sys.path.insert(0, sys.argv[1]); "
+                "importlib.import_module(sys.argv[2]); "
+                "print(' '.join(sorted(m for m in sys.modules if m.startswith(('connect6.api.resolver', "
+                "'connect6.api.routes')))))")
+        done = subprocess.run([sys.executable, "-c", code, str(ROOT / "functions" / name), f"{name}_handler"],
+                              capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
+        # Then neither the HTTP resolver nor a route came with them (observability is its own module)
+        assert done.stdout.split() == [], (name, done.stdout)

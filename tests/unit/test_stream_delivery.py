@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 
-from connect6.api.outbox import OrderedDelivery
+from connect6.delivery.outbox import OrderedDelivery
 from connect6.game.events import Event, encode_outbox
 from tools.local.samlocal.streams import StreamPump, matches
 

@@ -41,14 +41,15 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 from botocore.config import Config
 
-from connect6.api.errors import ApiError
+from connect6.api.errors import UNAVAILABLE_RETRY_AFTER_S, ApiError
 
 HEADER = "Idempotency-Key"
 KEY_PATTERN = r"^[!-~]{1,128}$"
 """1–128 visible ASCII characters (a UUID, a ULID, a platform's own ids all fit)."""
 EXPIRES_AFTER_S = 24 * 60 * 60
 """A completed request is replayed for a day; an in-progress claim lasts the invocation's time."""
-RETRY_AFTER_S = 2
+IN_PROGRESS_RETRY_AFTER_S = 2
+"""``Retry-After`` on ``409 request_in_progress`` (a 503 has the service's own, see errors.py)."""
 DEFAULT_IN_PROGRESS_MS = 30_000
 STATIC_PK = "IDEMPOTENCY"
 KEY_PREFIX = "connect6"
@@ -151,11 +152,11 @@ def run(layer: DynamoDBPersistenceLayer, key: str | None, method: str, path: str
     except IdempotencyAlreadyInProgressError as error:
         raise ApiError(409, "request_in_progress",
                        "A request with this Idempotency-Key is still being processed; retry shortly.", HEADER,
-                       headers={"Retry-After": str(RETRY_AFTER_S)}) from error
+                       headers={"Retry-After": str(IN_PROGRESS_RETRY_AFTER_S)}) from error
     except IdempotencyPersistenceLayerError as error:
         raise ApiError(503, "service_unavailable",
                        "The request could not be recorded just now; retry shortly.", None,
-                       headers={"Retry-After": str(RETRY_AFTER_S)}) from error
+                       headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER_S)}) from error
     if ran and not replayed:
         return ran[0]  # this call ran: its own response, not the sealed record
     headers: dict[str, str] = dict(stored.get("headers") or {})

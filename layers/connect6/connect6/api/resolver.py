@@ -11,12 +11,9 @@ read (UTF-8 text, a bounded size, a lower-cased media type) or answers it with a
 from __future__ import annotations
 
 import json
-import logging
 import threading
-import warnings
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import (
@@ -24,20 +21,12 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestValidationError,
 )
 
-from connect6.api import hostile, logs
-from connect6.api.errors import ApiError, validation_error
+from connect6.api import hostile
+from connect6.api.errors import UNAVAILABLE_RETRY_AFTER_S, ApiError, validation_error
+from connect6.api.observability import Metric, count, logger
 from connect6.api.responses import api_error_response, game_error_response, json_error
 from connect6.game.errors import GameError
 from connect6.game.repository import StoreUnavailable
-
-# Read-only routes add no metric; Powertools would warn about that on every such request.
-warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
-
-RETRY_AFTER_S = 1
-logger = Logger(service="connect6")
-logs.install(logging.getLogger(logger.name))
-tracer = Tracer(service="connect6")
-metrics = Metrics(namespace="Connect6", service="connect6")
 
 
 class ThreadSafeHttpResolver(APIGatewayHttpResolver):
@@ -133,16 +122,16 @@ def make_app() -> APIGatewayHttpResolver:
     def _unavailable(error: StoreUnavailable) -> Response[Any]:
         # Every write is conditional and safe to re-send: the caller retries after a moment.
         logger.warning("store unavailable", extra={"operation": error.operation, "reason": error.reason})
-        metrics.add_metric(name="StoreUnavailable", unit="Count", value=1)
+        count(Metric.STORE_UNAVAILABLE)
         response = json_error(503, "service_unavailable",
                               "The service is briefly overloaded; please try again in a moment.")
-        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        response.headers["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER_S)
         return response
 
     @app.exception_handler(Exception)
     def _unexpected(error: Exception) -> Response[Any]:
         logger.exception("unhandled error")
-        metrics.add_metric(name="UnhandledErrors", unit="Count", value=1)
+        count(Metric.UNHANDLED_ERRORS)
         return json_error(500, "internal_error", "Something went wrong on our side; please try again.")
 
     return app

@@ -14,8 +14,8 @@ from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
 from connect6.api import idempotency
 from connect6.api.config import Settings
-from connect6.api.eventbus import EventBridgePublisher
 from connect6.api.invite_tokens import InviteTokens, secret_from_env
+from connect6.delivery.eventbus import EventBridgePublisher
 from connect6.game.service import GameService
 from connect6.store.dynamo import DynamoStore
 

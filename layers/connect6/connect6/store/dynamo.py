@@ -2,7 +2,7 @@
 
 Every game change is one ``PutItem`` conditioned on the stored ``version`` and ``turn``, with the
 change's events in the item's ``outbox`` attribute (the table's stream carries them to the
-publisher; see ``connect6.api.outbox``); a lost race comes back as :class:`VersionConflict`
+publisher; see ``connect6.delivery.outbox``); a lost race comes back as :class:`VersionConflict`
 carrying the stored game from ``ReturnValuesOnConditionCheckFailure=ALL_OLD`` (no second read).
 
 Faults: the client retries throttling, internal errors and timeouts itself (standard mode, short
@@ -11,9 +11,8 @@ condition; when the stored item is exactly the one this call wrote (same version
 event ids), the write landed and counts as done. What is still failing after the retries becomes
 :class:`StoreUnavailable` (the API answers 503 with Retry-After).
 
-The client is created lazily from the standard configuration (region, credentials,
-``AWS_ENDPOINT_URL_DYNAMODB``), so the same code talks to DynamoDB in Lambda and to moto on
-127.0.0.1 in tests and the local server.
+The client is created on first use from the standard configuration (``connect6.store.clients``),
+so the same code talks to DynamoDB in Lambda and to moto on 127.0.0.1 in tests and the local server.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError, HTTPClientError
@@ -38,6 +36,7 @@ from connect6.game.repository import (
     StoreUnavailable,
     VersionConflict,
 )
+from connect6.store import clients
 from connect6.store.keys import (
     DEFAULT_HOLDS_INDEX,
     GAME_SK,
@@ -119,22 +118,13 @@ def _old_item(error: ClientError) -> dict[str, Any] | None:
 
 
 class DynamoStore:
+    client = clients.LazyClient()
+
     def __init__(self, table_name: str, holds_index: str = DEFAULT_HOLDS_INDEX,
                  client_factory: Callable[[], Any] | None = None) -> None:
         self.table_name = table_name
         self.holds_index = holds_index
-        self._client_factory = client_factory or (lambda: boto3.client("dynamodb", config=CLIENT_CONFIG))
-        self._client: Any = None
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = self._client_factory()
-        return self._client
-
-    @client.setter
-    def client(self, value: Any) -> None:
-        self._client = value
+        self.client_factory = client_factory or clients.factory("dynamodb", CLIENT_CONFIG)
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
         """One client call; transient faults (after the client's own retries) become

@@ -1,6 +1,6 @@
 """Publishes events to EventBridge (``PutEvents``, source ``connect6``) for the stream-fed
-publisher (``connect6.api.outbox``). Unlike the old after-the-write publishing, a failure here is
-raised: the events are safe in the table, and the stream hands them over again.
+publisher (:mod:`connect6.delivery.outbox`). A failure here is raised: the events are safe in the
+table, and the stream hands them over again.
 
 Each call sends one change's events in order. A refused entry (``FailedEntryCount``) is re-sent
 together with every entry after it, a few times, before giving up; entries already accepted may
@@ -14,12 +14,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import boto3
 from aws_lambda_powertools import Logger
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from connect6.game.events import SOURCE, Event
+from connect6.store import clients
 
 logger = Logger(child=True)
 
@@ -35,22 +35,13 @@ class PublishFailed(Exception):
 
 
 class EventBridgePublisher:
+    client = clients.LazyClient()
+
     def __init__(self, bus_name: str, client_factory: Callable[[], Any] | None = None,
                  attempts: int = 3) -> None:
         self.bus_name = bus_name
         self.attempts = attempts
-        self._client_factory = client_factory or (lambda: boto3.client("events", config=CLIENT_CONFIG))
-        self._client: Any = None
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = self._client_factory()
-        return self._client
-
-    @client.setter
-    def client(self, value: Any) -> None:
-        self._client = value
+        self.client_factory = client_factory or clients.factory("events", CLIENT_CONFIG)
 
     def entry(self, event: Event) -> dict[str, Any]:
         return {"Source": SOURCE, "DetailType": event.detail_type, "EventBusName": self.bus_name,
