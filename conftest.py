@@ -33,5 +33,5 @@ def pytest_configure(config: pytest.Config) -> None:
     stale = stale_modules()
     if stale:
         pytest.exit(f"the compiled engine is older than {', '.join(stale)}: run "
-                    "`make compile` (or `python tools/compile_engine.py --clean` for the pure engine)",
+                    "`make compile` (or `python -m tools.compile_engine --clean` for the pure engine)",
                     returncode=4)

@@ -1,4 +1,4 @@
-"""The local runner (tools/samlocal, which the local server and the integration tests share) without
+"""The local runner (tools/local/samlocal, which the local server and the integration tests share) without
 starting a server: template reading, routing, HTTP API v2 events and responses. Fast, no sockets."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""tools/race.py and tools/load.py at a small size against a local server of their own: every race
-has exactly one winner, nobody gets a 5xx or a reset connection, every stored game replays."""
+"""tools/drivers/race.py and tools/drivers/load.py at a small size against a local server of their
+own: every race has exactly one winner, nobody gets a 5xx or a reset connection, every stored game replays."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 merged from every function's resolver): every route, every declared body and content type,
 positive and negative data, at least 2,000 requests, derandomized. Zero 5xx, and zero responses
 that break the document (undocumented status, undeclared content type, a body that does not match
-its schema, a 2xx for data the document calls invalid). `tools/fuzz_api.py` prints the figures."""
+its schema, a 2xx for data the document calls invalid). `tools/drivers/fuzz_api.py` prints the figures."""
 
 from __future__ import annotations
 

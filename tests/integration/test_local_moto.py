@@ -96,7 +96,7 @@ def _run_all(calls: list[Callable[[], None]]) -> None:
 
 
 def test_on_the_local_servers_moto_exactly_one_conditional_put_wins_each_round(interleaved: None) -> None:
-    # Given the moto server tools/local_api.py runs, with the check-then-write window widened
+    # Given the moto server tools/local/local_api.py runs, with the check-then-write window widened
     with _serve(serial_moto_server()) as (client, table):
         # When 16 writers race for one new key, 15 rounds
         counts = _winners_per_round(client, table)

@@ -1,5 +1,5 @@
 """A plain, obviously-correct Connect6 referee, the oracle of the rules tests
-(tests/unit/rules/) and of tools/bench_rules.py.
+(tests/unit/rules/) and of tools/lab/bench_rules.py.
 
 No bitboards, no cleverness: a dict from (col, row) to colour, stones placed one at a time,
 and after each stone the four lines through it are walked point by point. The engine in

@@ -3,9 +3,9 @@ type, positive and negative data, and prints how many requests were sent, how ma
 and how many broke the document (undocumented status, wrong content type, body not matching the
 response schema, a 2xx for data the document says is invalid).
 
-    .venv/bin/python tools/fuzz_api.py                      # starts `make run`'s server on a free port
-    .venv/bin/python tools/fuzz_api.py --examples 100       # more per route and mode
-    .venv/bin/python tools/fuzz_api.py --base-url http://127.0.0.1:3000
+    .venv/bin/python -m tools.drivers.fuzz_api                  # starts `make run`'s server on a free port
+    .venv/bin/python -m tools.drivers.fuzz_api --examples 100   # more per route and mode
+    .venv/bin/python -m tools.drivers.fuzz_api --base-url http://127.0.0.1:3000
 
 Each route is fuzzed twice per mode: with generated path parameters (mostly unknown games) and with
 the ids of a seeded run (a human game with an invitation pending), so the handlers' deeper paths

@@ -2,7 +2,7 @@
 """Load: K games played at once to the end through the local server, as the platform would drive
 them, with moves per second, p50/p99 latency per route and every error counted.
 
-    python tools/load.py [URL] [--games 20] [--computer-share 0.5] [--level easy] [--seed 1]
+    python -m tools.drivers.load [URL] [--games 20] [--computer-share 0.5] [--level easy] [--seed 1]
 
 URL is a running ``make run`` server (http://127.0.0.1:3000); without it the tool starts its own
 and stops it at the end. Each game runs on its own thread, one request at a time, and all K at

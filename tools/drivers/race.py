@@ -2,10 +2,10 @@
 """Races through the local server: many conflicting requests at one instant, round after round,
 and every stored game replayed through the rules at the end.
 
-    python tools/race.py [URL] [--rounds 100] [--width 30] [--connections 10000]
+    python -m tools.drivers.race [URL] [--rounds 100] [--width 30] [--connections 10000]
 
 URL is a running ``make run`` server (http://127.0.0.1:3000); without it the tool starts its own
-(``tools/local_api.py --port 0``) and stops it at the end. Each round runs five races, each on a
+(``tools/local/local_api.py --port 0``) and stops it at the end. Each round runs five races, each on a
 fresh game, ``--width`` requests released at once (every connection is open before any request is
 sent):
 

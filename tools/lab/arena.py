@@ -14,7 +14,7 @@ the ``move`` line.
 
 Engines are commands (shell words, ``{size}`` is replaced by the board size) or shorthands:
 ``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen earlier version in
-tools/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Per engine (``-a`` for
+tools/lab/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Per engine (``-a`` for
 the first, ``-b`` for the second):
 
 * ``--cwd-a DIR`` – the engine's working directory (default: the repository root);
@@ -25,19 +25,19 @@ Only a whole line ``move XX`` or ``move XXXX`` (letters) counts as an answer; ba
 and statistics an engine prints on stdout are ignored (an ``error …`` line is a forfeit). At the
 end of a game each engine gets ``quit``; one still running after ``--quit-grace`` seconds is
 terminated, then killed. ``--record FILE`` appends one JSON line per game (engines, colours,
-opening, every move with its time, winner, reason) as the game ends; tools/loss_analysis.py
+opening, every move with its time, winner, reason) as the game ends; tools/lab/loss_analysis.py
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
 short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
 far stay). When an ``ours:`` engine plays, the arena first prints the machine's calibration
-(``tools/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, about a second;
+(``tools/lab/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, about a second;
 ``--no-calibrate`` skips it): a score against an engine that plays at a fixed depth depends on it.
 Examples::
 
-    python tools/arena.py ours:hard ours:normal --games 40 --size 15
-    python tools/arena.py ours:normal baseline:normal --games 20 --size 19 --time-b 300
-    python tools/arena.py ours:hard "v1=python3 tools/baseline_engine/main.py --version v1 \\
+    python -m tools.lab.arena ours:hard ours:normal --games 40 --size 15
+    python -m tools.lab.arena ours:normal baseline:normal --games 20 --size 19 --time-b 300
+    python -m tools.lab.arena ours:hard "v1=python3 tools/lab/baseline_engine/main.py --version v1 \\
         --size {size} --level hard"
-    python tools/arena.py ours:hard cd4=/opt/cloudict/cloudict --cwd-b /opt/cloudict \\
+    python -m tools.lab.arena ours:hard cd4=/opt/cloudict/cloudict --cwd-b /opt/cloudict \\
         --setup-b "depth 4" --openings lg --symmetry --games 40 --record runs/cd4.jsonl
 
 At most two games run at once (the machine is shared); the default is one, so that the time per
@@ -117,7 +117,7 @@ def _env_for(cmd: list[str]) -> dict[str, str] | None:
 
 
 def calibration() -> str:
-    """``tools/bench_ai.py --calibrate`` with the layer ``ours:`` engines run (its one line)."""
+    """``tools/lab/bench_ai.py --calibrate`` with the layer ``ours:`` engines run (its one line)."""
     env = _env_for([sys.executable, "-m", "connect6.ai.protocol"])
     done = subprocess.run([sys.executable, "-m", "tools.lab.bench_ai", "--calibrate"],
                           capture_output=True, text=True, env=env, cwd=ROOT, check=False)
@@ -463,7 +463,7 @@ def report(records: list[GameRecord], label_a: str, label_b: str, board: str, de
 
 
 def read_record_file(path: Path) -> list[dict[str, Any]]:
-    """The per-game lines of a ``--record`` file (tools/loss_analysis.py reads them too)."""
+    """The per-game lines of a ``--record`` file (tools/lab/loss_analysis.py reads them too)."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 

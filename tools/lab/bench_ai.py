@@ -5,14 +5,14 @@ Positions come from short self-play games of the easy level from seeded random o
 they are reproducible without data files). For each position and level it prints the search
 time, the completed depth and the nodes; then median/p99/max per level.
 
-    python tools/bench_ai.py --size 19 --positions 12 --levels normal hard
-    python tools/bench_ai.py --positions 20 --levels hard --clock cpu   # nodes per CPU second
-    python tools/bench_ai.py --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
+    python -m tools.lab.bench_ai --size 19 --positions 12 --levels normal hard
+    python -m tools.lab.bench_ai --positions 20 --levels hard --clock cpu   # nodes per CPU second
+    python -m tools.lab.bench_ai --tactics tests/data/littlegolem/games.jsonl --games 3458 --levels easy hard
 
 ``--calibrate`` measures the machine: hard searches fixed Little Golem positions to a fixed depth
 with a budget the clock never reaches (the same nodes on every machine) and it prints the nodes
 per CPU second. Scores against an engine that plays at a fixed depth (Cloudict) depend on it: a
-slower machine leaves hard's 1-s budget less search. ``tools/arena.py`` prints it before its games.
+slower machine leaves hard's 1-s budget less search. ``tools/lab/arena.py`` prints it before its games.
 
 ``--vcdt`` times the VCDT solver alone: on the positions of ``tests/unit/ai/data/loss_positions.jsonl``
 (games lost to Cloudict) the side to move's VCDT, and after the move played there the opponent's
@@ -21,7 +21,7 @@ the same work. It prints the nodes per CPU second and a checksum of the verdicts
 zones: two versions of the solver that print the same checksum found the same proofs.
 
 ``--tactics FILE`` instead derives win-in-one and must-block positions from a file of game records
-(as the tests do, see tools/positions.py) and counts, per level, the wins found and the
+(as the tests do, see tests/support/positions.py) and counts, per level, the wins found and the
 blocks made (threats that two stones can stop, left with none after the answer).
 """
 

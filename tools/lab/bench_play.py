@@ -1,8 +1,8 @@
 """What the play features add to a move: the draw judge (the computer answering an offer) and
 the threat scan behind the computer's table-talk, over random mid-game positions.
 
-    .venv/bin/python tools/bench_play.py                 # 40 positions, seed 1
-    .venv/bin/python tools/bench_play.py --positions 100 --seed 7
+    .venv/bin/python -m tools.lab.bench_play                 # 40 positions, seed 1
+    .venv/bin/python -m tools.lab.bench_play --positions 100 --seed 7
 """
 
 from __future__ import annotations

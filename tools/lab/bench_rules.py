@@ -1,10 +1,10 @@
 """Benchmark of the rules engine against the test oracle, and of ``connect6 replay``.
 
-    .venv/bin/python tools/bench_rules.py [--games tests/data/littlegolem/games.jsonl] [--runs 5]
+    .venv/bin/python -m tools.lab.bench_rules [--games tests/data/littlegolem/games.jsonl] [--runs 5]
 
 Prints, for 15×15 and 19×19:
 - stones placed-and-checked per second, replaying the same random games on the engine
-  (``connect6.rules.Position``) and on the plain oracle (``tools/oracle.py``);
+  (``connect6.rules.Position``) and on the plain oracle (``tests/support/oracle.py``);
 - random whole games per second (choosing random stones and playing them to the end);
 and, for the Little Golem games file (one JSON object per line with an ``sgf`` field):
 - games per second through ``connect6 replay``'s code path (parse, replay, JSON line, written

@@ -6,8 +6,8 @@ validation, the game load, the rules, the computer's search when it replies, the
 write, the event publication, the response. moto stands in for DynamoDB and EventBridge, so the
 figures leave out network latency to real DynamoDB (single-digit milliseconds per call in-region).
 
-    .venv/bin/python tools/bench_service.py                      # defaults below
-    .venv/bin/python tools/bench_service.py --moves 300 --computer-moves 80 --level normal
+    .venv/bin/python -m tools.lab.bench_service                      # defaults below
+    .venv/bin/python -m tools.lab.bench_service --moves 300 --computer-moves 80 --level normal
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loss analysis: where and how the engine lost its arena games.
 
-Reads the per-game records that ``tools/arena.py --record FILE`` writes (JSON lines) and, for
+Reads the per-game records that ``tools/lab/arena.py --record FILE`` writes (JSON lines) and, for
 every game the engine under study (``--side``, by default every ``ours:`` label) lost, finds the
 turn where the game was lost, judged with a far larger budget than the game had:
 
@@ -42,8 +42,8 @@ the fatal move is checked independently with Cloudict's own VCF search, and Clou
 (``--cloudict-depth``) is one of the replies tried. ``--check-positions FILE…`` replays saved
 positions with the current engine at its real budget and counts how many it now holds. Example::
 
-    python tools/loss_analysis.py runs/cd2.jsonl --out runs/cd2-losses.jsonl --vcdt-seconds 15
-    python tools/loss_analysis.py --check-positions tests/unit/ai/data/loss_positions.jsonl
+    python -m tools.lab.loss_analysis runs/cd2.jsonl --out runs/cd2-losses.jsonl --vcdt-seconds 15
+    python -m tools.lab.loss_analysis --check-positions tests/unit/ai/data/loss_positions.jsonl
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""What tools/race.py, tools/load.py and tools/fuzz_api.py share: a plain HTTP client for the local
-server (one connection per request, every failure classified, nothing retried), starting and
-stopping a local server of their own, and reading and replaying every stored game from the server's
-table."""
+"""The local server's client, which the drivers (``tools/drivers/``) and the end-to-end and
+integration tests share: the one :class:`Reply`, a plain HTTP client (one connection per request,
+every failure classified, nothing retried), :func:`start_server` (the one way to start a local
+server of one's own and wait until it is ready) and :class:`LocalServer`, and reading and replaying
+every stored game from the server's table."""
 
 from __future__ import annotations
 
@@ -274,7 +275,8 @@ def stored_games(base_url: str) -> list[dict[str, Any]]:
 
     info = call(base_url, "GET", "/_local/info")
     if info.status != 200:
-        raise SystemExit(f"{base_url}/_local/info answered {info.describe()}: is this tools/local_api.py?")
+        raise SystemExit(f"{base_url}/_local/info answered {info.describe()}: "
+                         "is this the local server (tools/local/local_api.py)?")
     data = info.json
     client = boto3.client("dynamodb", region_name=data["region"], endpoint_url=data["dynamodb_endpoint"],
                           aws_access_key_id="testing", aws_secret_access_key="testing",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Run the whole service on 127.0.0.1, from ``template.yaml``, with the handlers that run in Lambda.
 
-    python tools/local_api.py --port 3000 [--sweep-seconds 60] [--template template.yaml] [--verbose]
+    python -m tools.local.local_api --port 3000 [--sweep-seconds 60] [--template template.yaml] [--verbose]
 
-The template is read, and the handlers are called, by ``tools/samlocal`` (the runner the
+The template is read, and the handlers are called, by ``tools/local/samlocal`` (the runner the
 integration tests use too); this file is the HTTP server, the schedule thread and the command line.
 ``--write-openapi FILE`` writes the served OpenAPI document and exits (``make openapi``).
 
@@ -13,8 +13,8 @@ What it does, all read from the template so it cannot drift from it:
   each HTTP request is turned into an API Gateway HTTP API **v2** event (``rawPath``,
   ``rawQueryString``, lowercased ``headers``, ``cookies``, ``pathParameters``, ``body`` with
   ``isBase64Encoded``, ``requestContext.http``, ``routeKey``, ``domainName``) and handed to the
-  function's handler, imported from ``CodeUri`` + ``Handler`` with ``layers/connect6`` on
-  ``sys.path``; its v2 response is turned back into HTTP;
+  function's handler, imported from ``CodeUri`` + ``Handler`` by file path (``connect6`` from the
+  editable install, as the layer provides it in Lambda); its v2 response is turned back into HTTP;
 * DynamoDB and EventBridge come from moto in server mode on 127.0.0.1; the table is created from the
   template's table resource (keys, attributes, GSIs, stream, TTL, PITR) and the bus from its bus resource;
   ``!Ref``/``!GetAtt``/``!Sub`` in ``Globals`` and function ``Environment`` resolve to those names;
@@ -74,7 +74,7 @@ HOST = "127.0.0.1"  # never anything else
 OPENAPI_PATH = "/v1/openapi.json"
 
 # Local-only routes (not in template.yaml, not in the OpenAPI document; API Gateway has no such
-# path): information about this server and a sweeper that fires on demand, for tools/race.py.
+# path): information about this server and a sweeper that fires on demand, for tools/drivers/race.py.
 LOCAL_PREFIX = "/_local/"
 # Path parameters whose value is a secret (the invitation token): the request log shows only their
 # first characters.
@@ -343,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="show the handlers' own logs and metrics")
     parser.add_argument("--race-window-ms", type=float, default=0.0, metavar="MS",
                         help="testing aid: moto pauses MS ms inside every conditional write, between "
-                             "reading the item and checking the condition (tools/race.py uses 2)")
+                             "reading the item and checking the condition (tools/drivers/race.py uses 2)")
     parser.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="override a template parameter (PublicBaseUrl defaults to this server's URL)")
     parser.add_argument("--write-openapi", type=Path, metavar="FILE",

@@ -1,4 +1,4 @@
-"""Positions where the hard level lost arena games against Cloudict (tools/loss_analysis.py).
+"""Positions where the hard level lost arena games against Cloudict (tools/lab/loss_analysis.py).
 
 Each case in ``data/loss_positions.jsonl`` is a position from a lost game where our move let the
 opponent win by continuous double threats (VCDT), or missed a forced win of our own, while a

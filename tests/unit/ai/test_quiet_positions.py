@@ -1,5 +1,5 @@
 """Quiet losses against Cloudict: our move let the opponent play a single four with a building
-stone, after which every block lost to continuous double threats (tools/loss_analysis.py class
+stone, after which every block lost to continuous double threats (tools/lab/loss_analysis.py class
 ``quiet-loss``). The engine's warning for these is the VCDT solver's single-four *entry*
 (docs/ai.md, "Forced wins"); hard's safety check rejects a chosen move that leaves one (its
 cheap form, ``Vcdt.warning``: the defender's free stone on its best few counter-fours and its 4

@@ -1,4 +1,4 @@
-"""Property tests: the bitboard engine against the plain oracle in tools/oracle.py."""
+"""Property tests: the bitboard engine against the plain oracle in tests/support/oracle.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The replay check tools/race.py and tools/load.py end with: it finds what it is there to find."""
+"""The replay check tools/drivers/race.py and tools/drivers/load.py end with: it finds what it is
+there to find."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 DEFAULT = "v2"
-# The commit at which each version was frozen under tools/baseline_engine/.
+# The commit at which each version was frozen (then under tools/baseline_engine/).
 FROZEN_AT = {"v0": "bed7ecb", "v1": "2e29c45", "v2": "5c1d660", "v3": "cd02051"}
 
 

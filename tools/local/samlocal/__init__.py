@@ -1,4 +1,4 @@
-"""One local runner for template.yaml, used by the integration tests and by ``tools/local_api.py``.
+"""One local runner for template.yaml, used by the integration tests and by ``tools/local/local_api.py``.
 
 * :mod:`.template` — the template (cfn-lint's decoder) and the intrinsics it uses (Ref, GetAtt, Sub);
 * :mod:`.service` — functions, routes, environment, handler import, Lambda context, the moto table
