@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 3000
 
-.PHONY: run test lint unit venv compile browser clean openapi
+.PHONY: run test lint unit venv compile browser clean openapi csearch-diff
 
 $(VENV)/.installed: requirements-dev.txt layers/connect6/requirements.txt layers/connect6/build-requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ compile: $(VENV)/.installed
 ifeq ($(COMPILE),1)
 	$(PY) -m tools.compile_engine
 endif
+
+# The C search kernel against the Python searches it mirrors, on more positions than
+# tests/unit/ai/test_csearch.py (tools/lab/csearch_diff.py; about a minute): prints what it covered.
+csearch-diff: compile
+	$(PY) -m tools.lab.csearch_diff
 
 run: venv
 	$(PY) -m tools.local.local_api --port $(PORT)
