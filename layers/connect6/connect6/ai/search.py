@@ -135,7 +135,7 @@ class Engine:
         # moves, scores and node counts as the Python code below, faster.
         self.pure = pure
         self.core = None if pure else core_for(self.board.t)
-        self.side = 0 if position.to_move.value == "black" else 1
+        self.side = position.to_move.index
         self.nodes = 0
         self.end = self.start + budget * SEARCH_SHARE
         self.deadline = self.end
