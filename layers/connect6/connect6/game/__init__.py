@@ -5,7 +5,19 @@ Pure logic over a :class:`Repository`; raises :class:`GameError` with stable cod
 
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.events import Event, EventSink, ListSink
-from connect6.game.model import Game, InviteStatus, Kind, Seat, SeatState, Status, iso, parse_iso, utc_now
+from connect6.game.model import (
+    EndReason,
+    Game,
+    InviteStatus,
+    Kind,
+    Seat,
+    SeatState,
+    Status,
+    iso,
+    parse_iso,
+    utc_now,
+)
+from connect6.game.outcome import Outcome
 from connect6.game.phrases import PHRASES
 from connect6.game.repository import (
     AlreadyExists,
@@ -20,6 +32,7 @@ from connect6.game.service import GameService, JoinOutcome, MoveOutcome, Opponen
 __all__ = [
     "PHRASES",
     "AlreadyExists",
+    "EndReason",
     "ErrorCode",
     "Event",
     "EventSink",
@@ -33,6 +46,7 @@ __all__ = [
     "ListSink",
     "MoveOutcome",
     "Opponent",
+    "Outcome",
     "RedeemOutcome",
     "Repository",
     "Seat",
