@@ -117,17 +117,22 @@ def test_easy_varies_with_the_seed_but_never_with_a_fixed_one():
 
 
 def test_tiny_budget_still_answers_legally():
+    # Given a middle game: 12 turns of seeded easy self-play (this seed's game is still open there)
     pos = Position(19)
     rng = random.Random(2)
     pos.play([pos.point(9, 9)])
-    while pos.turn_count < 12:
+    while pos.turn_count < 12 and not pos.is_over:
         pos.play(list(choose_move(pos, "easy", rng=rng)))
-        if pos.is_over:
-            break
-    if not pos.is_over:
-        for level in LEVELS:
-            move = choose_move(pos, level, budget_s=0.001)
-            pos.copy().play(move)
+    assert not pos.is_over and pos.turn_count == 12 and pos.stones_to_place == 2
+    for level in LEVELS:
+        # When each level gets a millisecond
+        move = choose_move(pos, level, budget_s=0.001)
+        # Then it still answers with two distinct empty points, which the rules accept
+        assert len(move) == 2 and len(set(move)) == 2, (level, move)
+        assert all(pos.cells[p] < 0 for p in move), (level, move)
+        after = pos.copy()
+        after.play(list(move))
+        assert after.turn_count == 13
 
 
 def test_level_configs_cover_levels_and_searching_levels_are_wider():
