@@ -85,7 +85,7 @@ class Unknown(Exception):
 
 
 def side_of(position: Position) -> int:
-    return 0 if position.to_move.value == "black" else 1
+    return position.to_move.index
 
 
 def forced_win(position: Position, seconds: float, depth: int) -> Win | None:
@@ -153,10 +153,8 @@ def threat_potential(position: Position, side: int) -> dict[str, int]:
     if board.thr[side]:
         return {"best": 3, "double": -1, "triple": -1}  # a six now: not a shape question
     solver = Vcdt(board, float("inf"))
-    pairs, through = solver._pairs(side)
     best = double = triple = 0
-    for a, b in pairs:
-        made = solver._made(a, b, through)
+    for _, made in solver.threats_by_pair(side):
         t = len(made) if len(made) < 2 else count_hits(made)
         best = max(best, t)
         double += t == 2
