@@ -1,124 +1,17 @@
 """Move function: the move sheet, moves (the computer replies inside the request), resign, draw
-offers, hints and undo."""
+offers, hints and undo. The routes are in :mod:`connect6.api.routes.moves`."""
 
-from typing import Annotated, Any
+from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from connect6.api import http, runtime
-from connect6.api.models import GAME_ID_PATTERN, ID_PATTERN, DrawRequest, MoveRequest
 from connect6.api.observability import logger, metrics, tracer
 from connect6.api.resolver import make_app
-from connect6.api.responses import documented, json_response, request_body
-from connect6.game.shapes import GameView, HintResponse, MoveResponse, MoveSheet, UndoResponse
+from connect6.api.routes import moves
 
 app = make_app()
-GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN)]
-PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
-_IDEMPOTENCY_409 = "request_in_progress: the same Idempotency-Key is still running (Retry-After)"
-_IDEMPOTENCY_422 = "idempotency_key_reused: the same Idempotency-Key with another request"
-
-
-@app.get("/v1/games/<game_id>/players/<player_id>/move-sheet", summary="The connect6_game_move sheet",
-         responses=documented(200, MoveSheet, "the move sheet", {404: "game_not_found, player_not_found"}))
-@tracer.capture_method
-def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(runtime.service().move_sheet(game_id, player_id))
-
-
-@app.post("/v1/games/<game_id>/players/<player_id>/moves", summary="Play a turn",
-          responses=documented(200, MoveResponse, "the turn (and the computer's reply)", {
-              404: "game_not_found, player_not_found",
-              409: f"not_your_turn, stale_move, game_over, game_not_started, busy; {_IDEMPOTENCY_409}",
-              422: f"illegal_move, unknown_phrase; {_IDEMPOTENCY_422}"}, takes_body=True))
-@tracer.capture_method
-def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
-         idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
-    service = runtime.service()
-
-    def call() -> Response[Any]:
-        outcome = service.submit_move(game_id, player_id, request.move_number, request.stones,
-                                      request.table_talk, request.offer_draw)
-        if not outcome.replayed:
-            metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
-            if outcome.response.computer_reply is not None:
-                metrics.add_metric(name="MovesPlayed", unit=MetricUnit.Count, value=1)
-            if outcome.finished:
-                metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
-            if outcome.computer_think_s is not None:
-                metrics.add_metric(name="ComputerThinkTime", unit=MetricUnit.Milliseconds,
-                                   value=outcome.computer_think_s * 1000)
-        logger.info("move", extra={"game_id": game_id, "move_number": request.move_number,
-                                   "replayed": outcome.replayed, "status": outcome.response.status})
-        return json_response(outcome.response)
-
-    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
-
-
-@app.post("/v1/games/<game_id>/players/<player_id>/resign", summary="Resign: the opponent wins",
-          responses=documented(200, GameView, "the finished game", {
-              404: "game_not_found, player_not_found",
-              409: f"game_over, game_not_started, busy; {_IDEMPOTENCY_409}", 422: _IDEMPOTENCY_422}))
-@tracer.capture_method
-def resign(game_id: GameId, player_id: PlayerId,
-           idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
-    service = runtime.service()
-
-    def call() -> Response[Any]:
-        view = service.resign(game_id, player_id)
-        metrics.add_metric(name="GamesFinished", unit=MetricUnit.Count, value=1)
-        return json_response(view)
-
-    return http.idempotent(app, idempotency_key, {}, call)
-
-
-@app.post("/v1/games/<game_id>/players/<player_id>/draw", summary="Offer, accept or decline a draw",
-          responses=documented(200, GameView, "the game after the action", {
-              404: "game_not_found, player_not_found",
-              409: f"no_draw_offer, game_over, game_not_started, busy; {_IDEMPOTENCY_409}",
-              422: _IDEMPOTENCY_422}, takes_body=True),
-          openapi_extensions=request_body(DrawRequest))
-@tracer.capture_method
-def draw(game_id: GameId, player_id: PlayerId, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
-    request = http.parse(DrawRequest, http.body_of(app))
-    service = runtime.service()
-
-    def call() -> Response[Any]:
-        return json_response(service.draw(game_id, player_id, request.action))
-
-    return http.idempotent(app, idempotency_key, request.model_dump(mode="json"), call)
-
-
-@app.get("/v1/games/<game_id>/players/<player_id>/hint", summary="The hard level's move for you, and why",
-         responses=documented(200, HintResponse, "a hint", {
-             404: "game_not_found, player_not_found",
-             409: "hints_not_allowed, not_your_turn, game_over, game_not_started, busy"}))
-@tracer.capture_method
-def hint(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(runtime.service().hint(game_id, player_id))
-
-
-@app.post("/v1/games/<game_id>/players/<player_id>/undo",
-          summary="Take back your last turn and the computer's reply (at most 3 a game)",
-          responses=documented(200, UndoResponse, "the turns taken back (latest first) and the game", {
-              404: "game_not_found, player_not_found",
-              409: ("undo_not_allowed, nothing_to_undo, undo_limit_reached, not_your_turn, game_over, "
-                    f"game_not_started, busy; {_IDEMPOTENCY_409}"),
-              422: _IDEMPOTENCY_422}))
-@tracer.capture_method
-def undo(game_id: GameId, player_id: PlayerId, idempotency_key: http.IdempotencyKey = None) -> Response[Any]:
-    service = runtime.service()
-
-    def call() -> Response[Any]:
-        answer = service.undo(game_id, player_id)
-        logger.info("undo", extra={"game_id": game_id, "undos_left": answer.undos_left})
-        return json_response(answer)
-
-    return http.idempotent(app, idempotency_key, {}, call)
+app.include_router(moves.router)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

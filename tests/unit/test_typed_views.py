@@ -1,5 +1,5 @@
 """The responses are types end to end: the domain builds the models of ``connect6.game.shapes``,
-the handlers send them and the pages read their attributes, all checked by mypy with the pydantic
+the routes send them and the pages read their attributes, all checked by mypy with the pydantic
 plugin. So renaming a field on one side is a type error on the other, not a page that quietly
 shows nothing (as the accepted-invitation page once did, reading fields its input never had)."""
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Where each renamed field is built or read: the domain, a page, a handler.
+# Where each renamed field is built or read: the domain, a page, a route.
 CHECKED = ["layers/connect6/connect6/game/views.py", "layers/connect6/connect6/pages/html.py",
-           "functions/move/move_handler.py"]
+           "layers/connect6/connect6/api/routes/moves.py"]
 
 
 def _copy_of_the_project(into: Path) -> None:
@@ -54,11 +54,12 @@ def test_a_renamed_response_field_is_a_type_error_where_it_is_built_and_used(tmp
     _rename(shapes, "GameView", "move_count", "moves_played")
     _rename(shapes, "MoveResponse", "computer_reply", "reply")
     errors = _mypy(tmp_path)
-    # Then mypy reports each where the domain builds it and where a page or a handler reads it
+    # Then mypy reports each where the domain builds it and where a page or a route reads it
     def at(path: str, *words: str) -> bool:
         return any(line.startswith(path) and all(w in line for w in words) for line in errors)
 
     assert at("layers/connect6/connect6/game/views.py", '"move_count"', '"GameView"'), errors
     assert at("layers/connect6/connect6/game/views.py", '"computer_reply"', '"MoveResponse"'), errors
     assert at("layers/connect6/connect6/pages/html.py", '"GameView" has no attribute "move_count"'), errors
-    assert at("functions/move/move_handler.py", '"MoveResponse" has no attribute "computer_reply"'), errors
+    assert at("layers/connect6/connect6/api/routes/moves.py",
+              '"MoveResponse" has no attribute "computer_reply"'), errors

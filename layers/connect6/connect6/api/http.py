@@ -1,15 +1,16 @@
-"""Small helpers the handlers share: request headers, the public base URL, request bodies that may
-be JSON or a form, metric names."""
+"""Small helpers the routes share: the request's headers, the public base URL, request bodies that
+may be JSON or a form, running a call under the request's Idempotency-Key. Each takes the router
+(or resolver) the route is on, for the request it is resolving."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
-from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 from pydantic import BaseModel, ValidationError
 
 from connect6.api import idempotency, runtime
@@ -19,14 +20,19 @@ from connect6.api.responses import is_form
 
 M = TypeVar("M", bound=BaseModel)
 
-IdempotencyKey = Annotated[str | None, Header(
-    alias=idempotency.HEADER, pattern=idempotency.KEY_PATTERN,
-    description="Optional. A retry with the same key (same method, path and body) gets the first "
-                "success back and changes nothing; with another body 422 idempotency_key_reused; "
-                "while the first is running 409 request_in_progress.")]
+
+class Routing(Protocol):
+    """An HTTP API resolver or router: the request it is resolving (per thread, see
+    :class:`connect6.api.resolver.ThreadSafeHttpResolver`)."""
+
+    @property
+    def current_event(self) -> APIGatewayProxyEventV2: ...
+
+    @property
+    def lambda_context(self) -> Any: ...
 
 
-def idempotent(app: APIGatewayHttpResolver, key: str | None, body: Any, call: Callable[[], Response[Any]],
+def idempotent(app: Routing, key: str | None, body: Any, call: Callable[[], Response[Any]],
                **options: Any) -> Response[Any]:
     """``call`` under the request's Idempotency-Key (see :mod:`connect6.api.idempotency`)."""
     event = app.current_event
@@ -34,11 +40,11 @@ def idempotent(app: APIGatewayHttpResolver, key: str | None, body: Any, call: Ca
                            lambda_context=app.lambda_context, **options)
 
 
-def headers(app: APIGatewayHttpResolver) -> dict[str, str]:
+def headers(app: Routing) -> dict[str, str]:
     return {k.lower(): v for k, v in (app.current_event.headers or {}).items()}
 
 
-def base_url(app: APIGatewayHttpResolver, configured: str) -> str:
+def base_url(app: Routing, configured: str) -> str:
     """Where the invitee's browser reaches this API: the configured public URL, else the URL the
     request came in on."""
     if configured:
@@ -50,7 +56,7 @@ def base_url(app: APIGatewayHttpResolver, configured: str) -> str:
     return f"{proto}://{host}"
 
 
-def body_of(app: APIGatewayHttpResolver) -> Any:
+def body_of(app: Routing) -> Any:
     """The request body as data: JSON, or a form as a dict of single values. Anything else with a
     body is 415; a form whose percent-escapes are not UTF-8 is 422."""
     raw = app.current_event.decoded_body or ""
