@@ -27,10 +27,10 @@ class LazyClient:
     """The client as an attribute (``client = LazyClient()`` in the class body): the first read
     calls the instance's ``client_factory`` and keeps what it returns; an assignment replaces it."""
 
-    def __set_name__(self, owner: type, name: str) -> None:
+    def __set_name__(self, _owner: type, name: str) -> None:
         self.slot = f"_{name}"
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+    def __get__(self, instance: Any, _owner: type | None = None) -> Any:
         if instance is None:
             return self
         found = instance.__dict__.get(self.slot)
