@@ -22,7 +22,7 @@ from connect6.ai.board import Board
 from connect6.records import parse_label, parse_sgf
 from connect6.rules import IllegalMove, Position
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LITTLE_GOLEM = ROOT / "tests" / "data" / "littlegolem" / "games.jsonl"
 ENGINE_GAMES = ROOT / "tests" / "unit" / "ai" / "data" / "engine_games.jsonl"
 
