@@ -21,7 +21,8 @@ def test_the_table_is_the_templates(api: Api) -> None:
     # Given the table moto built from template.yaml / Then it has the template's keys and index
     described = boto3.client("dynamodb", region_name=REGION).describe_table(TableName=TEST_TABLE)["Table"]
     assert described["KeySchema"] == table_properties()["KeySchema"]
-    assert [i["IndexName"] for i in described["GlobalSecondaryIndexes"]] == ["holds-by-expiry"]
+    indexes = [i["IndexName"] for i in described["GlobalSecondaryIndexes"]]
+    assert indexes == ["holds-by-expiry", "clocks-by-due"]  # v1.2 added the clock index
 
 
 def test_put_run_201_then_200_then_409(api: Api) -> None:

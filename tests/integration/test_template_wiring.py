@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from connect6.api.config import Settings
-from connect6.store.keys import HOLD_PK_VALUE
+from connect6.store.keys import CLOCK_PK_VALUE, HOLD_PK_VALUE
 from tests.integration.harness import function_environment, resources_of, routes, table_properties, template
 
 
 def test_the_holds_index_the_code_queries_is_the_tables_sparse_gsi() -> None:
     settings = Settings.from_env(function_environment())
-    (index,) = table_properties()["GlobalSecondaryIndexes"]
+    (index, clocks) = table_properties()["GlobalSecondaryIndexes"]  # v1.2 added the clock index
     assert index["IndexName"] == settings.holds_index_name
     assert [k["AttributeName"] for k in index["KeySchema"]] == ["hold_pk", "hold_expires"]
     types = {a["AttributeName"]: a["AttributeType"] for a in table_properties()["AttributeDefinitions"]}
@@ -19,6 +19,11 @@ def test_the_holds_index_the_code_queries_is_the_tables_sparse_gsi() -> None:
     assert table_properties()["TimeToLiveSpecification"] == {"AttributeName": "ttl", "Enabled": True}
     assert table_properties()["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
     assert table_properties()["BillingMode"] == "PAY_PER_REQUEST"
+    # The clock index (v1.2): sharded CLOCK#k keys, the due moment in epoch ms, keys only
+    assert clocks["IndexName"] == settings.clocks_index_name
+    assert [k["AttributeName"] for k in clocks["KeySchema"]] == ["clock_pk", "clock_due"]
+    assert types["clock_due"] == "N" and types["clock_pk"] == "S" and CLOCK_PK_VALUE
+    assert clocks["Projection"] == {"ProjectionType": "KEYS_ONLY"}
 
 
 def test_the_settings_read_every_variable_the_template_sets() -> None:

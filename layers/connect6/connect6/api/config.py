@@ -8,12 +8,13 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, field_validator
 
-from connect6.store.keys import DEFAULT_HOLDS_INDEX
+from connect6.store.keys import DEFAULT_CLOCKS_INDEX, DEFAULT_HOLDS_INDEX
 
 
 class Settings(BaseModel):
     table_name: str = "connect6-games"
     holds_index_name: str = DEFAULT_HOLDS_INDEX
+    clocks_index_name: str = DEFAULT_CLOCKS_INDEX
     event_bus_name: str = ""
     public_base_url: str = ""
     computer_budget_s: float | None = None

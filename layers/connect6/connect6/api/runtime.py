@@ -37,7 +37,8 @@ def service() -> GameService:
     global _service
     if _service is None:
         config = settings()
-        store = DynamoStore(config.table_name, config.holds_index_name)
+        store = DynamoStore(config.table_name, config.holds_index_name,
+                            clocks_index=config.clocks_index_name)
         options: dict[str, Any] = {"computer_budget_s": config.computer_budget_s,
                                    "board_size": config.board_size}
         if "token_factory" not in _overrides:

@@ -3,6 +3,7 @@
 Pure logic over a :class:`Repository`; raises :class:`GameError` with stable codes, never HTTP.
 """
 
+from connect6.game.clock import TimeControl
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.events import Event, EventSink, ListSink
 from connect6.game.model import (
@@ -54,6 +55,7 @@ __all__ = [
     "Status",
     "StoreError",
     "StoreUnavailable",
+    "TimeControl",
     "VersionConflict",
     "hash_token",
     "iso",

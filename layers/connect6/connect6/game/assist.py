@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from connect6.game import events as ev
-from connect6.game import views
+from connect6.game import timing, views
 from connect6.game.context import Context
 from connect6.game.errors import ErrorCode, GameError
-from connect6.game.queries import seated_in_started_game, your_turn_against_the_computer
+from connect6.game.queries import refuse_paused, seated_in_started_game, your_turn_against_the_computer
 from connect6.game.shapes import HintResponse, UndoResponse
 from connect6.game.transaction import Change, transact
 from connect6.game.turns import after_turn
@@ -65,8 +65,10 @@ def undo(ctx: Context, game_id: str, player_id: str) -> UndoResponse:
                             f"You have taken back {MAX_UNDOS} moves already in this game.")
         back_to = mine[-1]  # the player's last turn; the computer's reply follows it
         undone = [views.turn_played(game, n) for n in range(game.move_count, back_to - 1, -1)]
+        refuse_paused(game)
         new = change.edit(game)
         del new.turns[back_to - 1:]
+        timing.restart(new, change.now)  # the turn begins again; the bank stays as it is
         new.undos_used += 1
         new.draw_offer = None
         new.hint_move = None  # the move comes again: a hint on it counts again

@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     UNDO_LIMIT_REACHED = "undo_limit_reached"
     MOVE_NOT_FOUND = "move_not_found"
+    GAME_PAUSED = "game_paused"
+    INVALID_TIME_CONTROL = "invalid_time_control"
 
 
 class GameError(Exception):

@@ -22,6 +22,9 @@ INVITE_REDEEMED = "invite_redeemed"
 INVITE_EXPIRED = "invite_expired"
 DRAW_OFFERED = "draw_offered"
 MOVE_UNDONE = "move_undone"
+TURN_REMINDER = "turn_reminder"  # v1.2: the mover's time is running low (once per turn)
+GAME_PAUSED = "game_paused"  # v1.2
+GAME_RESUMED = "game_resumed"  # v1.2
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from connect6.game.clock import ClockState, TimeControl
 from connect6.records import parse_label, point_label
 from connect6.rules import Colour, Position
 
@@ -24,17 +25,20 @@ class Status(StrEnum):
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"
     DRAW = "draw"
+    CANCELLED = "cancelled"  # the platform cancelled the run: over, with no winner
 
 
 class EndReason(StrEnum):
     """Why a game ended (``Game.end_reason``; the contract's ``end_reason``). A new way to end a
-    game (a loss on time, a cancelled game) is a new member here, in the contract's ``EndReason``
-    (``connect6.game.shapes``) and in an :class:`~connect6.game.outcome.Outcome` constructor."""
+    game is a new member here, in the contract's ``EndReason`` (``connect6.game.shapes``) and in an
+    :class:`~connect6.game.outcome.Outcome` constructor (as ``TIME`` and ``CANCELLED`` came, v1.2)."""
 
     SIX = "six"  # the winner made six in a row
     FULL_BOARD = "full_board"  # a draw: the board filled without a six
     RESIGNED = "resigned"  # the loser resigned
     AGREED = "agreed"  # a draw both sides agreed
+    TIME = "time"  # the loser's clock ran out
+    CANCELLED = "cancelled"  # the platform cancelled the run
 
 
 class SeatState(StrEnum):
@@ -239,6 +243,12 @@ class Game:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     updated_at: datetime | None = None
+    time_control: TimeControl | None = None  # None: no clock (the contract's time_control null)
+    clock: ClockState | None = None  # set when a timed game starts
+    paused_at: datetime | None = None  # paused by the platform: moves refused, clocks stand
+    # Not stored: this game was read ended on time before the sweep stored the end (``timing.settle``);
+    # such a copy is for reading only (``Change.edit`` refuses it).
+    provisional: bool = field(default=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -248,7 +258,11 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.status in (Status.COMPLETED, Status.DRAW)
+        return self.status in (Status.COMPLETED, Status.DRAW, Status.CANCELLED)
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
 
     def seat(self, number: int) -> Seat:
         return self.seats[number - 1]
@@ -296,6 +310,19 @@ class Game:
 
     # ------------------------------------------------------------------ persistence shape
     def to_dict(self) -> dict[str, Any]:
+        data = self._core_dict()
+        # Written only when set, so an untimed, never-paused game is stored as before.
+        if self.time_control is not None:
+            data["time_control"] = self.time_control.to_dict()
+        if self.clock is not None:
+            data["clock"] = {"black_ms": self.clock.black_ms, "white_ms": self.clock.white_ms,
+                             "turn_started_at": iso(self.clock.turn_started_at),
+                             "reminded": self.clock.reminded}
+        if self.paused_at is not None:
+            data["paused_at"] = iso(self.paused_at)
+        return data
+
+    def _core_dict(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "game_name": self.game_name, "allow_computer": self.allow_computer,
             "board_size": self.board_size, "status": self.status.value, "version": self.version,
@@ -327,4 +354,14 @@ class Game:
             closing_talk=data.get("closing_talk"),
             created_at=_req_iso(data["created_at"]), started_at=parse_iso(data.get("started_at")),
             finished_at=parse_iso(data.get("finished_at")), updated_at=parse_iso(data.get("updated_at")),
+            time_control=TimeControl.from_dict(data["time_control"]) if data.get("time_control") else None,
+            clock=_clock_from(data.get("clock")), paused_at=parse_iso(data.get("paused_at")),
         )
+
+
+def _clock_from(data: dict[str, Any] | None) -> ClockState | None:
+    if not data:
+        return None
+    return ClockState(black_ms=int(data["black_ms"]), white_ms=int(data["white_ms"]),
+                      turn_started_at=_req_iso(data["turn_started_at"]),
+                      reminded=int(data["reminded"]) if data.get("reminded") is not None else None)

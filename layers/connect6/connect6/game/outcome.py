@@ -1,9 +1,10 @@
 """How a game ends: an :class:`Outcome` and :func:`finish`, the one place every ending goes through.
 
 An ending sets the status, the winner (if any), the reason, the winning line (for a six) and the
-time, and tells the platform (``game_finished``). A new way to end a game (a loss on time, a
-cancelled game) is a new :class:`~connect6.game.model.EndReason` and an :class:`Outcome`
-constructor here; the use case that ends it calls :func:`finish` inside its transaction.
+time, and tells the platform (``game_finished``); a pause ends with the game (the clocks stand at
+the end). A new way to end a game is a new :class:`~connect6.game.model.EndReason` and an
+:class:`Outcome` constructor here (a loss on time and a cancelled run came so, v1.2); the use case
+that ends it calls :func:`finish` inside its transaction.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from connect6.game import events as ev
-from connect6.game import views
+from connect6.game import timing, views
 from connect6.game.model import EndReason, Game, Seat, Status
 from connect6.game.transaction import Change
 from connect6.rules import Colour, TurnResult
@@ -44,6 +45,14 @@ class Outcome:
         return cls(Status.DRAW, EndReason.AGREED)
 
     @classmethod
+    def on_time(cls, loser: Colour) -> Outcome:
+        return cls(Status.COMPLETED, EndReason.TIME, loser.other)
+
+    @classmethod
+    def cancelled(cls) -> Outcome:
+        return cls(Status.CANCELLED, EndReason.CANCELLED)
+
+    @classmethod
     def of_turn(cls, game: Game, result: TurnResult) -> Outcome | None:
         """The ending a turn made (a six or a full board), or None when the game goes on."""
         if result.winner is not None:
@@ -55,6 +64,7 @@ class Outcome:
 
 def finish(game: Game, outcome: Outcome, change: Change) -> None:
     """End ``game`` (the copy ``change`` edits) with ``outcome``, and add ``game_finished``."""
+    timing.unpause(game, change.now)
     game.status, game.winner, game.end_reason = outcome.status, outcome.winner, outcome.reason
     game.winning_line = list(outcome.winning_line)
     game.finished_at = change.now

@@ -9,7 +9,7 @@ import hashlib
 import hmac
 from datetime import datetime
 
-from connect6.game import views
+from connect6.game import timing, views
 from connect6.game.context import Context
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import Game, Invite, InviteStatus, Kind, Seat, SeatState, Status
@@ -33,10 +33,12 @@ def hash_token(token: str) -> str:
 
 # ---------------------------------------------------------------------- lookups
 def load(ctx: Context, game_id: str) -> Game:
+    """The game as it stands now: a mover past their deadline has lost on time already, sweep or
+    not (:func:`connect6.game.timing.settle`)."""
     game = ctx.repo.get_game(game_id)
     if game is None:
         raise GameError(ErrorCode.GAME_NOT_FOUND, f"There is no game {game_id}.", "game_id")
-    return game
+    return timing.settle(game, ctx.clock())
 
 
 def player(game: Game, player_id: str) -> Seat:
@@ -79,6 +81,12 @@ def invite_for(ctx: Context, token: str) -> tuple[Game, Invite]:
     if game is None or invite is None or not hmac.compare_digest(invite.token_hash, token_hash):
         raise GameError(ErrorCode.INVITE_NOT_FOUND, "This invitation does not exist.", "token")
     return game, invite
+
+
+def refuse_paused(game: Game) -> None:
+    """Moves wait while the platform has paused the run (v1.2)."""
+    if game.paused:
+        raise GameError(ErrorCode.GAME_PAUSED, "The game is paused; moves wait until it is resumed.")
 
 
 def check_redeemable(game: Game, invite: Invite, now: datetime) -> Seat:

@@ -78,3 +78,9 @@ class Repository(Protocol):
 
     def close_invite(self, token_hash: str) -> None:
         """Take the invitation out of the expiry index (it was redeemed or released)."""
+
+    def due_clocks(self, now: datetime, limit: int) -> list[str]:
+        """The ids of games whose clock has something due at or before ``now`` (a reminder or a
+        deadline), from the clock index (no scan), at most ``limit``. The index is written with the
+        game itself (``connect6.game.timing.next_due``), so it may lag a write: the sweep decides
+        on the stored game."""

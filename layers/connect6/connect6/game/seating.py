@@ -12,7 +12,8 @@ from enum import Enum
 from functools import partial
 
 from connect6.game import events as ev
-from connect6.game import views
+from connect6.game import timing, views
+from connect6.game.clock import TimeControl
 from connect6.game.context import Context, system_colour_draw
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import HOLD_HOURS, Game, Invite, InviteStatus, Kind, SeatState, Status
@@ -70,18 +71,26 @@ class Sweep:
     released: int = 0
 
 
-def put_run(ctx: Context, game_id: str, game_name: str, allow_computer: bool) -> tuple[bool, GameView]:
-    """Create the run, or confirm it exists with the same settings. (created, game view)."""
+def put_run(ctx: Context, game_id: str, game_name: str, allow_computer: bool,
+            time_control: TimeControl | None = None) -> tuple[bool, GameView]:
+    """Create the run, or confirm it exists with the same settings (the time control among them).
+    (created, game view)."""
     now = ctx.clock()
+    problems = time_control.problems() if time_control is not None else []
+    if problems:
+        field_name, message = problems[0]
+        raise GameError(ErrorCode.INVALID_TIME_CONTROL, message, f"time_control.{field_name}")
 
     def attempt() -> tuple[bool, GameView]:
         existing = ctx.repo.get_game(game_id)
         if existing is not None:
-            if existing.game_name != game_name or existing.allow_computer != allow_computer:
+            if (existing.game_name != game_name or existing.allow_computer != allow_computer
+                    or existing.time_control != time_control):
                 raise GameError(ErrorCode.CONFLICT, f"Game {game_id} already exists with other settings.")
-            return False, views.game_view(existing, now)
+            return False, views.game_view(timing.settle(existing, now), now)
         game = Game(game_id=game_id, game_name=game_name, allow_computer=allow_computer,
-                    created_at=now, updated_at=now, board_size=ctx.board_size, version=1)
+                    created_at=now, updated_at=now, board_size=ctx.board_size, version=1,
+                    time_control=time_control)
         ctx.repo.create_game(game)  # a create, not a save: AlreadyExists when another got there first
         return True, views.game_view(game, now)
 
@@ -94,6 +103,8 @@ def join(ctx: Context, game_id: str, name: str, email: str, opponent: Opponent |
     def decide(change: Change) -> JoinOutcome:
         game = load(ctx, game_id)
         now = change.now
+        if game.status is Status.CANCELLED:
+            raise GameError(ErrorCode.GAME_OVER, "The game was cancelled.")
         for seat in game.seats:
             if seat.state is SeatState.TAKEN and seat.email == email_key:
                 raise GameError(ErrorCode.ALREADY_JOINED,
@@ -161,6 +172,7 @@ def start(ctx: Context, game: Game, change: Change) -> None:
     for seat in game.seats:
         seat.colour = Colour.BLACK if seat.seat == black_seat else Colour.WHITE
     game.status, game.started_at = Status.IN_PROGRESS, change.now
+    timing.start(game, change.now)
     change.emit(ev.GAME_STARTED, {
         "game_id": game.game_id, "game_name": game.game_name,
         "black": event_player(game.seat_of_colour(Colour.BLACK)),

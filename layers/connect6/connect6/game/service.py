@@ -28,9 +28,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from connect6.game import assist, queries, seating, turns
+from connect6.game import assist, control, queries, seating, turns
 from connect6.game.assist import MAX_UNDOS
+from connect6.game.clock import TimeControl
 from connect6.game.context import Computer, default_computer, default_draw_judge, new_id
+from connect6.game.control import ClockSweep
 from connect6.game.model import Game, utc_now
 from connect6.game.queries import hash_token
 from connect6.game.repository import Repository
@@ -87,9 +89,10 @@ class GameService:
         self.board_size = board_size
 
     # ------------------------------------------------------------------ runs and reading
-    def put_run(self, game_id: str, game_name: str, allow_computer: bool) -> tuple[bool, GameView]:
+    def put_run(self, game_id: str, game_name: str, allow_computer: bool,
+                time_control: TimeControl | None = None) -> tuple[bool, GameView]:
         """Create the run, or confirm it exists with the same settings. (created, game view)."""
-        return seating.put_run(self, game_id, game_name, allow_computer)
+        return seating.put_run(self, game_id, game_name, allow_computer, time_control)
 
     def view(self, game_id: str) -> GameView:
         return queries.view(self, game_id)
@@ -133,6 +136,24 @@ class GameService:
         """Release every seat whose hold ran out (found through the expiry index, never a scan)."""
         return seating.expire_holds(self, limit)
 
+    # ------------------------------------------------------------------ the platform's control, clocks
+    def pause(self, game_id: str) -> GameView:
+        """Stop the clocks and hold moves (idempotent)."""
+        return control.pause(self, game_id)
+
+    def resume(self, game_id: str) -> GameView:
+        """Start the clocks again, deadlines moved on by the pause (idempotent)."""
+        return control.resume(self, game_id)
+
+    def cancel(self, game_id: str) -> GameView:
+        """End the run with no winner (idempotent)."""
+        return control.cancel(self, game_id)
+
+    def sweep_clocks(self, limit: int = control.SWEEP_LIMIT,
+                     budget_s: float = control.SWEEP_BUDGET_S) -> ClockSweep:
+        """Store the losses on time and send the reminders that are due (the clock index)."""
+        return control.sweep_clocks(self, limit, budget_s)
+
     # ------------------------------------------------------------------ turns
     def submit_move(self, game_id: str, player_id: str, move_number: int, stones: Sequence[str],
                     talk: str | None = None, offer_draw: bool = False) -> MoveOutcome:
@@ -156,5 +177,5 @@ class GameService:
         return assist.undo(self, game_id, player_id)
 
 
-__all__ = ["MAX_ATTEMPTS", "MAX_UNDOS", "Computer", "GameService", "JoinOutcome", "MoveOutcome", "NewInvite",
-           "Opponent", "RedeemOutcome", "Sweep", "hash_token"]
+__all__ = ["MAX_ATTEMPTS", "MAX_UNDOS", "ClockSweep", "Computer", "GameService", "JoinOutcome", "MoveOutcome",
+           "NewInvite", "Opponent", "RedeemOutcome", "Sweep", "TimeControl", "hash_token"]

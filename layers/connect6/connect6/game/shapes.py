@@ -19,8 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Colour = Literal["black", "white"]
-GameStatus = Literal["waiting_for_players", "in_progress", "completed", "draw"]
-EndReason = Literal["six", "full_board", "resigned", "agreed"]
+GameStatus = Literal["waiting_for_players", "in_progress", "completed", "draw", "cancelled"]
+EndReason = Literal["six", "full_board", "resigned", "agreed", "time", "cancelled"]
 
 
 class Out(BaseModel):
@@ -59,6 +59,16 @@ class LastMove(Out):
     stones: list[str]
 
 
+class ClockView(Out):
+    """A timed game's clocks (v1.2): when the player to move runs out (null while the game is
+    paused, finished, or the computer is to move: the computer has no clock), and each side's time
+    left in whole seconds, the mover's counted down to the moment of the answer."""
+
+    deadline: str | None
+    black_seconds: int
+    white_seconds: int
+
+
 class GameView(Out):
     game_id: str
     game_name: str
@@ -76,6 +86,9 @@ class GameView(Out):
     winning_line: list[str]
     end_reason: EndReason | None
     updated_at: str
+    # v1.2: null for a game without a clock; paused while the platform has paused the run.
+    clock: ClockView | None = None
+    paused: bool = False
 
 
 class ReplayMove(Out):
@@ -174,6 +187,8 @@ class MoveSheet(Out):
     table_talk_received: TableTalkReceived | None
     table_talk_options: list[TableTalkOption]
     draw_offered_by_opponent: bool
+    clock: ClockView | None = None  # v1.2, as in the game view
+    paused: bool = False
 
 
 class ComputerReply(Out):
@@ -223,7 +238,7 @@ class RecapSheet(Out):
     player_name: str | None
     your_colour: Colour | None
     status: GameStatus
-    result: Literal["won", "lost", "draw"]
+    result: Literal["won", "lost", "draw", "cancelled"]
     winner: WinnerRef | None
     winning_line: list[str]
     end_reason: EndReason | None

@@ -51,6 +51,8 @@ class Change:
         bookkeeping (the hint counter): no ``updated_at``, and it may not have events."""
         if self._read is not None:
             raise RuntimeError("a change edits one game, once")
+        if game.provisional:
+            raise RuntimeError("a game read as lost on time is for reading: the clock sweep stores the end")
         copy = Game.from_dict(game.to_dict())
         copy.version = game.version + 1
         if not quiet:

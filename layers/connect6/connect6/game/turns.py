@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from connect6.game import events as ev
 from connect6.game import talk as computer_talk
-from connect6.game import views
+from connect6.game import timing, views
 from connect6.game.context import Context
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import DrawMark, EndReason, Game, Kind, Seat, Status, Turn
 from connect6.game.outcome import Outcome, finish
 from connect6.game.phrases import PHRASES
-from connect6.game.queries import seated_in_started_game
+from connect6.game.queries import refuse_paused, seated_in_started_game
 from connect6.game.shapes import GameView, MoveResponse
 from connect6.game.transaction import Change, transact
 from connect6.records import RecordError, parse_label
@@ -47,6 +47,7 @@ def submit_move(ctx: Context, game_id: str, player_id: str, move_number: int, st
                                finished=game.is_over)
         if game.is_over:
             raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+        refuse_paused(game)
         position = game.position()
         if move_number < position.turn_number:
             raise GameError(ErrorCode.STALE_MOVE,
@@ -66,6 +67,8 @@ def submit_move(ctx: Context, game_id: str, player_id: str, move_number: int, st
         except IllegalMove as exc:
             raise _illegal(exc, game) from exc
         new = change.edit(game)
+        assert seat.colour is not None
+        timing.moved(new, seat.colour, change.now)  # the mover's clock, in this same write
         placed = [game.label(p) for p in result.placed]
         turn = Turn(stones=placed, at=change.now, talk=talk, offered=labels if placed != labels else None,
                     draw=DrawMark.OFFERED if offer_draw else None)
@@ -153,6 +156,7 @@ def computer_turn(ctx: Context, game: Game, position: Position, change: Change) 
     started = time.perf_counter()
     stones = tuple(ctx.computer(position, seat.level or "normal", budget_s=ctx.computer_budget_s, rng=rng))
     change.thought(time.perf_counter() - started)
+    timing.moved(game, position.to_move, change.now)
     before = position.copy()
     result = position.play(stones)
     talk = computer_talk.computer_line(before, position)

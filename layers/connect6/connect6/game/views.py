@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from connect6.game import timing
 from connect6.game.model import DrawMark, Game, Kind, Seat, SeatState, Status, iso
 from connect6.game.phrases import PHRASES
 from connect6.game.shapes import (
@@ -100,6 +101,8 @@ def game_view(game: Game, now: datetime, position: Position | None = None) -> Ga
         winning_line=list(game.winning_line),
         end_reason=game.end_reason.value if game.end_reason else None,
         updated_at=iso(game.updated_at or game.created_at),
+        clock=timing.clock_view(game, now),
+        paused=game.paused,
     )
 
 
@@ -158,6 +161,8 @@ def move_sheet(game: Game, seat: Seat, now: datetime) -> MoveSheet:
         table_talk_options=[TableTalkOption(phrase_id=key, text=text) for key, text in PHRASES.items()],
         draw_offered_by_opponent=(game.draw_offer is not None and game.draw_offer is not seat.colour
                                   and game.status is Status.IN_PROGRESS),
+        clock=timing.clock_view(game, now),
+        paused=game.paused,
     )
 
 
@@ -187,7 +192,8 @@ def record_text(game: Game) -> str:
 def recap(game: Game, seat: Seat) -> RecapSheet:
     position = game.position()
     opponent = game.opponent_of(seat)
-    result = "draw" if game.status is Status.DRAW else "won" if game.winner is seat.colour else "lost"
+    result = ("draw" if game.status is Status.DRAW else "cancelled" if game.status is Status.CANCELLED
+              else "won" if game.winner is seat.colour else "lost")
     return RecapSheet(
         sheet_type="connect6_game_recap",
         game_id=game.game_id,

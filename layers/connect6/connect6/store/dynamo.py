@@ -38,14 +38,20 @@ from connect6.game.repository import (
 )
 from connect6.store import clients
 from connect6.store.keys import (
+    DEFAULT_CLOCKS_INDEX,
     DEFAULT_HOLDS_INDEX,
     GAME_SK,
     HOLD_PK_VALUE,
     INVITE_SK,
     INVITE_TTL,
+    clock_attributes,
+    clock_partitions,
+    earliest,
     epoch_ms,
     epoch_s,
     game_pk,
+    hold_partitions,
+    hold_pk,
     invite_pk,
 )
 
@@ -121,9 +127,11 @@ class DynamoStore:
     client = clients.LazyClient()
 
     def __init__(self, table_name: str, holds_index: str = DEFAULT_HOLDS_INDEX,
-                 client_factory: Callable[[], Any] | None = None) -> None:
+                 client_factory: Callable[[], Any] | None = None,
+                 clocks_index: str = DEFAULT_CLOCKS_INDEX) -> None:
         self.table_name = table_name
         self.holds_index = holds_index
+        self.clocks_index = clocks_index
         self.client_factory = client_factory or clients.factory("dynamodb", CLIENT_CONFIG)
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
@@ -148,7 +156,8 @@ class DynamoStore:
         return Game.from_dict(data) if data is not None else None
 
     def _game_item(self, game: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
-        data = {"pk": game_pk(game.game_id), "sk": GAME_SK, **game.to_dict()}
+        # The clock index's keys ride on the game's own put: no second write per move.
+        data = {"pk": game_pk(game.game_id), "sk": GAME_SK, **game.to_dict(), **clock_attributes(game)}
         if events:
             data["outbox"] = encode_outbox(events)  # the stream's filter passes only items with one
         return to_item(data)
@@ -189,7 +198,7 @@ class DynamoStore:
     def put_invite(self, ref: InviteRef) -> None:
         item = {"pk": invite_pk(ref.token_hash), "sk": INVITE_SK, "token_hash": ref.token_hash,
                 "game_id": ref.game_id, "invite_id": ref.invite_id,
-                "expires_at": ref.expires_at.isoformat(), "hold_pk": HOLD_PK_VALUE,
+                "expires_at": ref.expires_at.isoformat(), "hold_pk": hold_pk(ref.token_hash),
                 "hold_expires": epoch_ms(ref.expires_at), "ttl": epoch_s(ref.expires_at + INVITE_TTL)}
         try:
             self._call("put_item", Item=to_item(item), ConditionExpression="attribute_not_exists(pk)")
@@ -210,13 +219,51 @@ class DynamoStore:
         data = self._get(invite_pk(token_hash), INVITE_SK)
         return self._ref(data) if data is not None else None
 
-    def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
+    def _due(self, index: str, keys: tuple[str, str], partition: str, now: datetime,
+             limit: int) -> list[dict[str, Any]]:
+        """One shard of a sparse index: entries due at or before ``now``, earliest first (a query)."""
         response = self._call(
-            "query", IndexName=self.holds_index, Limit=limit,
-            KeyConditionExpression="#hold = :hold AND #expires <= :now",
-            ExpressionAttributeNames={"#hold": "hold_pk", "#expires": "hold_expires"},
-            ExpressionAttributeValues=to_item({":hold": HOLD_PK_VALUE, ":now": epoch_ms(now)}))
-        return [self._ref(from_item(item)) for item in response.get("Items", [])]
+            "query", IndexName=index, Limit=limit,
+            KeyConditionExpression="#p = :p AND #due <= :now",
+            ExpressionAttributeNames={"#p": keys[0], "#due": keys[1]},
+            ExpressionAttributeValues=to_item({":p": partition, ":now": epoch_ms(now)}))
+        return [from_item(item) for item in response.get("Items", [])]
+
+    def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
+        keys = ("hold_pk", "hold_expires")
+        due = earliest(hold_partitions(), lambda p, n: self._due(self.holds_index, keys, p, now, n),
+                       lambda item: int(item["hold_expires"]), limit)
+        return [self._ref(item) for item in due]
+
+    def due_clocks(self, now: datetime, limit: int) -> list[str]:
+        keys = ("clock_pk", "clock_due")
+        due = earliest(clock_partitions(), lambda p, n: self._due(self.clocks_index, keys, p, now, n),
+                       lambda item: int(item["clock_due"]), limit)
+        return [str(item["pk"]).removeprefix("GAME#") for item in due]
+
+    def migrate_legacy_holds(self, limit: int = 100) -> int:
+        """Move up to ``limit`` holds written before the shards (``hold_pk = "HOLD"``) to their
+        shard; returns how many moved. Each move is conditioned on the legacy key, so two runs at
+        once, or a run against a redemption closing the hold, never resurrect or double a hold."""
+        response = self._call(
+            "query", IndexName=self.holds_index, Limit=limit, KeyConditionExpression="#p = :p",
+            ExpressionAttributeNames={"#p": "hold_pk"},
+            ExpressionAttributeValues=to_item({":p": HOLD_PK_VALUE}))
+        moved = 0
+        for item in (from_item(found) for found in response.get("Items", [])):
+            token_hash = str(item["pk"]).removeprefix("INVITE#")
+            try:
+                self._call(
+                    "update_item", Key=to_item({"pk": item["pk"], "sk": INVITE_SK}),
+                    UpdateExpression="SET #p = :shard", ConditionExpression="#p = :legacy",
+                    ExpressionAttributeNames={"#p": "hold_pk"},
+                    ExpressionAttributeValues=to_item({":shard": hold_pk(token_hash),
+                                                       ":legacy": HOLD_PK_VALUE}))
+                moved += 1
+            except ClientError as error:
+                if not _failed_condition(error):
+                    raise StoreError(str(error)) from error
+        return moved
 
     def close_invite(self, token_hash: str) -> None:
         try:
