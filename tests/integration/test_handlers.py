@@ -39,8 +39,8 @@ def test_join_sheet(api: Api) -> None:
     sheet = api.get(f"{RUN}/join-sheet")
     assert sheet.status == 200
     assert sheet.json == {
-        "sheet_type": "connect6_game_join_game", "game_id": "run-42", "game_name": "Sunday club",
-        "open_seats": 2, "can_request_computer": True, "can_invite": True,
+        "sheet_type": "connect6_game_join_game", "sheet_code": "J8HMZ-0-0-B", "game_id": "run-42",
+        "game_name": "Sunday club", "open_seats": 2, "can_request_computer": True, "can_invite": True,
         "computer_levels": ["easy", "normal", "hard"],
         "rules": {"board_size": 15, "win_length": 6, "first_turn_stones": 1, "stones_per_turn": 2}}
 

@@ -24,7 +24,8 @@ def board_with(size: int, stones: dict[str, str]) -> list[str]:
 
 def move_sheet(**extra: Any) -> MoveSheet:
     data: dict[str, Any] = {
-        "sheet_type": "connect6_game_move", "game_id": "run-42", "player_id": "p-1",
+        "sheet_type": "connect6_game_move", "sheet_code": "J8HMZ-1-3-9", "game_id": "run-42",
+        "player_id": "p-1",
         "greeting": "Hello Ana", "player_name": "Ana", "stone_colour": "black",
         "opponent": {"name": "Ben", "kind": "computer"}, "status": "in_progress", "your_turn": True,
         "move_number": 3, "stones_to_place": 2, "board_size": 15,
@@ -45,7 +46,8 @@ def first_move_sheet(**extra: Any) -> MoveSheet:
 
 def join_sheet(**extra: Any) -> JoinSheet:
     data: dict[str, Any] = {
-        "sheet_type": "connect6_game_join_game", "game_id": "run-42", "game_name": "Sunday club",
+        "sheet_type": "connect6_game_join_game", "sheet_code": "J8HMZ-0-0-B", "game_id": "run-42",
+        "game_name": "Sunday club",
         "open_seats": 2, "can_request_computer": True, "can_invite": True,
         "computer_levels": ["easy", "normal", "hard"],
         "rules": {"board_size": 15, "win_length": 6, "first_turn_stones": 1, "stones_per_turn": 2},
@@ -60,7 +62,8 @@ WINNING = ["d8", "e8", "f8", "g8", "h8", "i8"]
 def recap_sheet(**extra: Any) -> RecapSheet:
     stones = {label: "B" for label in WINNING} | {"d9": "W", "e9": "W", "f9": "W", "g9": "W", "j9": "W"}
     data: dict[str, Any] = {
-        "sheet_type": "connect6_game_recap", "game_id": "run-42", "player_name": "Ana",
+        "sheet_type": "connect6_game_recap", "sheet_code": "J8HMZ-1-6-3", "game_id": "run-42",
+        "player_name": "Ana",
         "your_colour": "black", "status": "completed", "result": "won",
         "winner": {"colour": "black", "name": "Ana"}, "winning_line": WINNING, "end_reason": "six",
         "move_count": 6, "stones_placed": 11, "board_size": 15, "board": board_with(15, stones),

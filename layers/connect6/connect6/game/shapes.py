@@ -116,6 +116,7 @@ class Rules(Out):
 
 class JoinSheet(Out):
     sheet_type: Literal["connect6_game_join_game"]
+    sheet_code: str  # v1.2: game, seat and move number with a check symbol (game/sheet_code.py)
     game_id: str
     game_name: str
     open_seats: int
@@ -171,6 +172,7 @@ class TableTalkOption(Out):
 
 class MoveSheet(Out):
     sheet_type: Literal["connect6_game_move"]
+    sheet_code: str  # v1.2: game, seat and move number with a check symbol (game/sheet_code.py)
     game_id: str
     player_id: str
     greeting: str
@@ -234,6 +236,7 @@ class HintResponse(Out):
 # ---------------------------------------------------------------------- recap function
 class RecapSheet(Out):
     sheet_type: Literal["connect6_game_recap"]
+    sheet_code: str  # v1.2: game, seat and move number with a check symbol (game/sheet_code.py)
     game_id: str
     player_name: str | None
     your_colour: Colour | None

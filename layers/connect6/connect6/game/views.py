@@ -30,6 +30,7 @@ from connect6.game.shapes import (
     ToMove,
     WinnerRef,
 )
+from connect6.game.sheet_code import sheet_code
 from connect6.rules import COLOURS, WIN_LENGTH, Colour, Position
 
 FIRST_TURN_STONES, STONES_PER_TURN = 1, 2
@@ -76,7 +77,7 @@ def seat_view(seat: Seat, now: datetime) -> SeatView:
 def game_view(game: Game, now: datetime, position: Position | None = None) -> GameView:
     position = position or game.position()
     black = white = None
-    if game.status is not Status.WAITING:
+    if game.status is not Status.WAITING and game.started_at is not None:  # (a run cancelled unstarted)
         black = player_ref(game.seat_of_colour(Colour.BLACK))
         white = player_ref(game.seat_of_colour(Colour.WHITE))
     to_move = None
@@ -111,6 +112,7 @@ def join_sheet(game: Game, now: datetime) -> JoinSheet:
     opponent_ok = game.allow_computer and free >= 2
     return JoinSheet(
         sheet_type="connect6_game_join_game",
+        sheet_code=sheet_code(game.game_id, 0, 0),
         game_id=game.game_id,
         game_name=game.game_name,
         open_seats=free,
@@ -144,6 +146,7 @@ def move_sheet(game: Game, seat: Seat, now: datetime) -> MoveSheet:
                                   kind=opponent.kind.value if opponent.kind else "human")
     return MoveSheet(
         sheet_type="connect6_game_move",
+        sheet_code=sheet_code(game.game_id, seat.seat, position.turn_number),
         game_id=game.game_id,
         player_id=seat.player_id,
         greeting=f"Hello {seat.name}",
@@ -196,6 +199,7 @@ def recap(game: Game, seat: Seat) -> RecapSheet:
               else "won" if game.winner is seat.colour else "lost")
     return RecapSheet(
         sheet_type="connect6_game_recap",
+        sheet_code=sheet_code(game.game_id, seat.seat, game.move_count),
         game_id=game.game_id,
         player_name=seat.name,
         your_colour=seat.colour.value if seat.colour else None,
