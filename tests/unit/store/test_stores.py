@@ -14,6 +14,8 @@ from connect6.game import AlreadyExists, Game, InviteRef, VersionConflict
 from connect6.game.events import Event, decode_outbox
 from connect6.game.model import Turn
 from connect6.store import DynamoStore, MemoryStore
+from connect6.store.dynamo import to_item
+from connect6.store.keys import HOLD_PK_VALUE, SHARDS, epoch_ms, hold_pk
 from tests.integration.harness import REGION, create_table, table_properties
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -126,3 +128,94 @@ def test_a_change_and_its_events_are_one_write(store) -> None:
     # And a later change without events leaves no stale outbox behind (the stream would repeat it)
     store.save_game(game, expected_version=2, expected_move_count=0)
     assert _stored_outbox(store) == []
+
+
+# ---------------------------------------------------------------------- v1.2: sharded sparse indexes
+def _raw_index_key(store: MemoryStore | DynamoStore, pk: str, attribute: str) -> str | None:
+    """The index key attribute as stored on an item (None when the item is out of that index)."""
+    if isinstance(store, MemoryStore):
+        return store.items[pk].get(attribute)
+    sk = "GAME" if pk.startswith("GAME#") else "INVITE"
+    item = store.client.get_item(TableName="t", Key={"pk": {"S": pk}, "sk": {"S": sk}})["Item"]
+    return item.get(attribute, {}).get("S")
+
+
+def test_holds_spread_over_the_shards_and_are_all_found_earliest_first(store) -> None:
+    refs = [InviteRef(f"{n:064x}", "g1", f"i{n}", NOW + timedelta(minutes=n)) for n in range(40)]
+    for ref in reversed(refs):
+        store.put_invite(ref)
+    shards = {_raw_index_key(store, f"INVITE#{ref.token_hash}", "hold_pk") for ref in refs}
+    assert shards <= {f"HOLD#{k}" for k in range(SHARDS)} and len(shards) > SHARDS // 2
+    for ref in refs:
+        assert _raw_index_key(store, f"INVITE#{ref.token_hash}", "hold_pk") == hold_pk(ref.token_hash)
+    assert store.due_invites(NOW + timedelta(hours=1), 100) == refs
+    assert store.due_invites(NOW + timedelta(minutes=9), 5) == refs[:5]  # bounded, most overdue first
+
+
+def _put_legacy_hold(store: MemoryStore | DynamoStore, ref: InviteRef) -> None:
+    """A hold as written before the shards: hold_pk "HOLD"."""
+    item = {"pk": f"INVITE#{ref.token_hash}", "sk": "INVITE", "token_hash": ref.token_hash,
+            "game_id": ref.game_id, "invite_id": ref.invite_id, "expires_at": ref.expires_at.isoformat(),
+            "hold_pk": HOLD_PK_VALUE, "hold_expires": epoch_ms(ref.expires_at)}
+    if isinstance(store, MemoryStore):
+        store.items[item["pk"]] = item
+    else:
+        store.client.put_item(TableName="t", Item=to_item(item))
+
+
+def test_legacy_holds_are_swept_until_the_migration_moves_them_to_their_shard(store) -> None:
+    old = [InviteRef(f"{n:064x}", "g1", f"old{n}", NOW) for n in range(3)]
+    new = InviteRef("f" * 64, "g1", "new", NOW + timedelta(minutes=1))
+    for ref in old:
+        _put_legacy_hold(store, ref)
+    store.put_invite(new)
+    # The sweep reads the legacy key beside the shards: nothing is stranded by the deploy
+    assert store.due_invites(NOW + timedelta(hours=1), 10) == [*old, new]
+    # The one-off migration moves them (bounded), each conditioned on still being legacy
+    assert store.migrate_legacy_holds(limit=2) == 2
+    assert store.migrate_legacy_holds(limit=10) == 1
+    assert store.migrate_legacy_holds(limit=10) == 0  # again: nothing left to move
+    for ref in old:
+        assert _raw_index_key(store, f"INVITE#{ref.token_hash}", "hold_pk") == hold_pk(ref.token_hash)
+    assert store.due_invites(NOW + timedelta(hours=1), 10) == [*old, new]
+    store.close_invite(old[0].token_hash)
+    assert store.due_invites(NOW + timedelta(hours=1), 10) == [*old[1:], new]
+
+
+def _timed_game(game_id: str, started: datetime, hours: int = 24) -> Game:
+    from connect6.game import TimeControl
+    from connect6.game import clock as clk
+    from connect6.game.model import Kind, SeatState, Status
+    from connect6.rules import Colour
+
+    game = Game(game_id=game_id, game_name="Timed", allow_computer=False, created_at=started, version=1,
+                time_control=TimeControl.per_move(hours), status=Status.IN_PROGRESS, started_at=started)
+    for seat, colour in zip(game.seats, (Colour.BLACK, Colour.WHITE), strict=True):
+        seat.state, seat.kind, seat.colour = SeatState.TAKEN, Kind.HUMAN, colour
+        seat.player_id = f"p{seat.seat}"
+    game.clock = clk.start(game.time_control, started)  # type: ignore[arg-type]
+    return game
+
+
+def test_the_clock_index_rides_on_the_game_write_and_is_sharded(store) -> None:
+    games = [_timed_game(f"g{n}", NOW + timedelta(minutes=n)) for n in range(20)]
+    for game in games:
+        store.create_game(game)
+    keys = {_raw_index_key(store, f"GAME#{g.game_id}", "clock_pk") for g in games}
+    assert keys <= {f"CLOCK#{k}" for k in range(SHARDS)} and len(keys) > SHARDS // 2
+    # Due: the reminder, 12 hours before the deadline of a 24-hour move
+    assert store.due_clocks(NOW + timedelta(hours=12) - timedelta(seconds=1), 50) == []
+    assert store.due_clocks(NOW + timedelta(hours=12, minutes=4), 50) == ["g0", "g1", "g2", "g3", "g4"]
+    assert store.due_clocks(NOW + timedelta(days=2), 3) == ["g0", "g1", "g2"]
+    # A paused game leaves the index with the same put that pauses it
+    paused = games[0]
+    paused.paused_at, paused.version = NOW, 2
+    store.save_game(paused, expected_version=1, expected_move_count=0)
+    assert _raw_index_key(store, "GAME#g0", "clock_pk") is None
+    assert "g0" not in store.due_clocks(NOW + timedelta(days=2), 50)
+    # An untimed game is never in it
+    untimed = _game()
+    untimed.game_id = "untimed"
+    store.create_game(untimed)
+    assert "untimed" not in store.due_clocks(NOW + timedelta(days=400), 50)
+    assert _raw_index_key(store, "GAME#untimed", "clock_pk") is None
