@@ -1,6 +1,8 @@
-"""Expire-invites function (EventBridge Scheduler, every 5 minutes): releases seats whose
-invitation hold ran out, found through the sparse expiry index, never a scan. Safe to run twice
-at once and against a redemption: each game write is conditional, exactly one wins."""
+"""Expire-invites function, the one scheduled sweep (EventBridge Scheduler, every 5 minutes):
+releases seats whose invitation hold ran out, moves holds written before the index shards to their
+shard, then stores losses on time and sends turn reminders (v1.2), each found through its sparse
+index shard by shard, never a scan, bounded in games and time. Safe to run twice at once and
+against a redemption or a move: each game write is conditional, exactly one wins."""
 
 from typing import Any
 
@@ -26,5 +28,14 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         if sweep.examined < BATCH or remaining < 10_000:
             break
     count(Metric.HOLDS_RELEASED, released)
-    logger.info("expired holds released", extra={"released": released, "schedule": event.get("id")})
-    return {"released": released}
+    # Holds keyed HOLD (before the shards) move to their shard, a bounded batch a run; the sweep
+    # above reads the legacy key too until none is left.
+    migrate = getattr(service.repo, "migrate_legacy_holds", None)
+    migrated = migrate(BATCH) if migrate is not None else 0
+    remaining_s = (context.get_remaining_time_in_millis() if context is not None else 60_000) / 1000
+    clocks = service.sweep_clocks(budget_s=max(1.0, min(40.0, remaining_s - 10)))
+    logger.info("sweep", extra={"released": released, "legacy_holds_moved": migrated,
+                                "timed_out": clocks.timed_out, "reminded": clocks.reminded,
+                                "clocks_examined": clocks.examined, "schedule": event.get("id")})
+    return {"released": released, "legacy_holds_moved": migrated, "timed_out": clocks.timed_out,
+            "reminded": clocks.reminded}

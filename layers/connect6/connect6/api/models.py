@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from connect6.api.hostile import NAME_PATTERN, NOTE_PATTERN, REFUSED_CLASS, plain_note, plain_text
+from connect6.game.clock import TimeControl
 from connect6.game.shapes import Out
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -33,9 +34,34 @@ class Request(BaseModel):
 
 
 # ---------------------------------------------------------------------- requests
+class PerMoveTime(Request):
+    """H hours for every move (v1.2). Whole hours; the domain refuses values outside sense (422
+    ``invalid_time_control``)."""
+
+    kind: Literal["per_move"]
+    hours: int
+
+    def to_domain(self) -> TimeControl:
+        return TimeControl.per_move(self.hours)
+
+
+class BankTime(Request):
+    """Each player starts with ``initial_hours``, gains ``increment_hours`` after each of their
+    moves, never above ``max_hours`` (v1.2; Little Golem plays 240/36/240)."""
+
+    kind: Literal["bank"]
+    initial_hours: int
+    increment_hours: int
+    max_hours: int
+
+    def to_domain(self) -> TimeControl:
+        return TimeControl.bank(self.initial_hours, self.increment_hours, self.max_hours)
+
+
 class PutRunRequest(Request):
     game_name: GameName
     allow_computer_opponents: bool = False
+    time_control: Annotated[PerMoveTime | BankTime, Field(discriminator="kind")] | None = None  # v1.2
 
 
 class ComputerOpponent(Request):

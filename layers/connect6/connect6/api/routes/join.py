@@ -33,11 +33,43 @@ router = APIGatewayHttpRouter()
 @tracer.capture_method
 def put_run(game_id: GameId, request: PutRunRequest, idempotency_key: IdempotencyKey = None) -> Response[Any]:
     def call() -> Response[Any]:
+        control = request.time_control.to_domain() if request.time_control is not None else None
         created, view = runtime.service().put_run(game_id, request.game_name,
-                                                  request.allow_computer_opponents)
+                                                  request.allow_computer_opponents, control)
         return json_response(view, 201 if created else 200)
 
     return http.idempotent(router, idempotency_key, request.model_dump(mode="json"), call)
+
+
+# ---------------------------------------------------------------------- the platform's control (v1.2)
+_CONTROL_409 = f"game_over (the game has finished), busy; {IDEMPOTENCY_409}"
+
+
+@router.post("/v1/games/<game_id>/pause", summary="Pause the run: moves wait, clocks stand (v1.2)",
+             responses=documented(200, GameView, "the paused game (already paused: the same)", {
+                 404: "game_not_found", 409: _CONTROL_409, 422: IDEMPOTENCY_422}))
+@tracer.capture_method
+def pause(game_id: GameId, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    return http.idempotent(router, idempotency_key, {},
+                           lambda: json_response(runtime.service().pause(game_id)))
+
+
+@router.post("/v1/games/<game_id>/resume", summary="Resume the run: deadlines move on by the pause (v1.2)",
+             responses=documented(200, GameView, "the running game (already running: the same)", {
+                 404: "game_not_found", 409: _CONTROL_409, 422: IDEMPOTENCY_422}))
+@tracer.capture_method
+def resume(game_id: GameId, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    return http.idempotent(router, idempotency_key, {},
+                           lambda: json_response(runtime.service().resume(game_id)))
+
+
+@router.post("/v1/games/<game_id>/cancel", summary="Cancel the run: it ends with no winner (v1.2)",
+             responses=documented(200, GameView, "the cancelled game (already cancelled: the same)", {
+                 404: "game_not_found", 409: _CONTROL_409, 422: IDEMPOTENCY_422}))
+@tracer.capture_method
+def cancel(game_id: GameId, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    return http.idempotent(router, idempotency_key, {},
+                           lambda: json_response(runtime.service().cancel(game_id)))
 
 
 @router.get("/v1/games/<game_id>/join-sheet", summary="The connect6_game_join_game sheet",
