@@ -39,6 +39,11 @@ CONTRACT_ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/v1/games/{game_id}/board"): "NONE",
     ("GET", "/v1/games/{game_id}/board.svg"): "NONE",
     ("GET", "/v1/games/{game_id}/moves"): "NONE",  # v1.1: replay, public like the board
+    # v1.2: HEAD on the public pages answers as GET without the body
+    ("HEAD", "/v1/invites/{token}"): "NONE",
+    ("HEAD", "/v1/games/{game_id}/board"): "NONE",
+    ("HEAD", "/v1/games/{game_id}/board.svg"): "NONE",
+    ("HEAD", "/v1/games/{game_id}/moves"): "NONE",
 }
 
 

@@ -24,7 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from connect6.api import hostile
 from connect6.api.errors import UNAVAILABLE_RETRY_AFTER_S, ApiError, validation_error
 from connect6.api.observability import Metric, count, logger
-from connect6.api.responses import api_error_response, game_error_response, json_error
+from connect6.api.responses import NEGOTIATED_PATHS, api_error_response, game_error_response, json_error
 from connect6.game.errors import GameError
 from connect6.game.repository import StoreUnavailable
 
@@ -72,7 +72,8 @@ class ThreadSafeHttpResolver(APIGatewayHttpResolver):
     def get_openapi_json_schema(self, **kwargs: Any) -> str:
         """Powertools' document, with the request bodies of routes that read their body themselves
         (a form or JSON; an optional body) moved from the ``x-request-body`` extension into place,
-        and no body on a 304 (Powertools gives every response without content a JSON one)."""
+        no body on a 304 (Powertools gives every response without content a JSON one) nor on any answer
+        to HEAD."""
         document = json.loads(super().get_openapi_json_schema(**kwargs))
         for operations in (document.get("paths") or {}).values():
             for operation in operations.values():
@@ -80,6 +81,10 @@ class ThreadSafeHttpResolver(APIGatewayHttpResolver):
                     continue
                 if "x-request-body" in operation:
                     operation["requestBody"] = operation.pop("x-request-body")
+                if operation is operations.get("head"):
+                    # HEAD is GET without the body: the same statuses and headers, no content.
+                    for answer in (operation.get("responses") or {}).values():
+                        answer.pop("content", None)
                 (operation.get("responses") or {}).get("304", {}).pop("content", None)
         return json.dumps(document)
 
@@ -90,9 +95,40 @@ class ThreadSafeHttpResolver(APIGatewayHttpResolver):
         self._local.event = self._to_proxy_event(event)
         self._local.context = context
         try:
-            return super().resolve(event, context)
+            result = super().resolve(event, context)
         finally:
             self._local.event = self._local.context = None
+        if _route_path(event) in NEGOTIATED_PATHS:
+            _add_vary(result, "Accept")
+        if _method(event) == "HEAD":
+            # HEAD (the public pages: a route of its own in template.yaml, beside GET in the router)
+            # answers as GET without the body: the same status and headers, ETag and Vary included.
+            result["body"] = ""
+            result["isBase64Encoded"] = False
+        return result
+
+
+def _method(event: Any) -> str:
+    try:
+        return str(event["requestContext"]["http"]["method"]).upper()
+    except (KeyError, TypeError):
+        return ""
+
+
+def _route_path(event: Any) -> str:
+    """The route's path as API Gateway names it (``routeKey`` ``GET /v1/games/{game_id}/board``)."""
+    key = event.get("routeKey") if isinstance(event, dict) else None
+    return str(key or "").partition(" ")[2]
+
+
+def _add_vary(result: dict[str, Any], name: str) -> None:
+    headers = result.setdefault("headers", {})
+    for key, value in list(headers.items()):
+        if key.lower() == "vary":
+            if name.lower() not in (v.strip().lower() for v in str(value).split(",")):
+                headers[key] = f"{value}, {name}"
+            return
+    headers["Vary"] = name
 
 
 def make_app() -> APIGatewayHttpResolver:

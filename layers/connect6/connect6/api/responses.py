@@ -102,6 +102,67 @@ def prefers_html(headers: Mapping[str, str] | None, default: bool) -> bool:
     return html[2] > js[2]
 
 
+PDF = "application/pdf"
+SHEET_MEDIA = (JSON, "text/html", PDF)
+"""What a sheet route answers, in the service's order of preference (a tie, ``*/*``: JSON)."""
+
+NOT_ACCEPTABLE = ("This sheet comes as JSON (application/json), as a page (text/html) or on paper "
+                  "(application/pdf); the request's Accept header asks for none of them.")
+
+
+def _match(ranges: list[tuple[str, float]], media: str) -> tuple[float, int, int] | None:
+    """(quality, specificity, -position) of the most specific range naming ``media``, ``*/*``
+    included (specificity 1); None when no range names it."""
+    kind = media.split("/")[0] + "/*"
+    best: tuple[float, int, int] | None = None
+    for position, (name, quality) in enumerate(ranges):
+        specificity = 3 if name == media else 2 if name == kind else 1 if name == "*/*" else 0
+        if specificity and (best is None or specificity > best[1]):
+            best = (quality, specificity, -position)
+    return best
+
+
+def negotiate(headers: Mapping[str, str] | None, offered: tuple[str, ...] = SHEET_MEDIA) -> str | None:
+    """The media type to answer with, of ``offered`` (RFC 9110 §12.5.1): the one the ``Accept``
+    header gives the highest quality, the more specific range deciding for each type (``text/html;
+    q=0`` refuses HTML even beside ``*/*``); on a tie, the more specific match, then the one named
+    first, then the order of ``offered``. No header (or an empty one) or ``*/*``: the first offered.
+    None when the header accepts none of them: the route answers 406."""
+    accept = _header(headers, "accept").strip()
+    if not accept:
+        return offered[0]
+    ranges = _accept_ranges(accept)
+    best: tuple[tuple[float, int, int, int], str] | None = None
+    for preference, media in enumerate(offered):
+        found = _match(ranges, media)
+        if found is None or found[0] <= 0:
+            continue
+        key = (found[0], found[1], found[2], -preference)
+        if best is None or key > best[0]:
+            best = (key, media)
+    return best[1] if best is not None else None
+
+
+PAGE_METHODS = ["GET", "HEAD"]
+"""The public pages (invitation, board, its picture and moves) answer HEAD as GET, without the body
+(:mod:`connect6.api.resolver`); HEAD is a route of its own in template.yaml."""
+
+NEGOTIATED_PATHS = frozenset({
+    "/v1/games/{game_id}/join-sheet",
+    "/v1/games/{game_id}/players/{player_id}/move-sheet",
+    "/v1/games/{game_id}/players/{player_id}/recap",
+    "/v1/games/{game_id}/board",
+    "/v1/invites/{token}",
+})
+"""Routes (as template.yaml names them) whose answer depends on ``Accept``: every answer of theirs,
+errors and 304 included, carries ``Vary: Accept`` (:mod:`connect6.api.resolver`), so no cache
+hands a page to a client that asked for JSON."""
+
+
+def not_acceptable() -> ApiError:
+    return ApiError(406, "not_acceptable", NOT_ACCEPTABLE)
+
+
 def is_form(headers: Mapping[str, str] | None) -> bool:
     return _header(headers, "content-type").lower().startswith("application/x-www-form-urlencoded")
 
@@ -142,15 +203,20 @@ _TEXT = {"schema": {"type": "string"}}
 def documented(status: int, model: type[BaseModel] | None, description: str,
                errors: Mapping[int, str] | None = None, content_type: str = JSON, *,
                also: Mapping[int, str] | None = None, html: bool = False, html_errors: bool = False,
-               not_modified: bool = False, takes_body: bool = False) -> dict[int, Any]:
+               not_modified: bool = False, takes_body: bool = False, sheet: bool = False) -> dict[int, Any]:
     """OpenAPI ``responses`` for a route: its success body (``also``: other success statuses with
-    the same body; ``html``: a page as well as JSON), ``304`` for conditional GETs, and every error
-    the route can answer, in the contract's error shape (``html_errors``: or as a page)."""
+    the same body; ``html``: a page as well as JSON; ``sheet``: a page and paper as well as JSON, and
+    406 for any other Accept), ``304`` for conditional GETs, and every error the route can answer,
+    in the contract's error shape (``html_errors``: or as a page)."""
     from connect6.api.models import ErrorBody
 
     content: dict[str, Any] = {content_type: {"model": model} if model is not None else dict(_TEXT)}
-    if html:
+    if html or sheet:
         content[HTML_MEDIA] = dict(_TEXT)
+    if sheet:
+        content[PDF] = {"schema": {"type": "string", "format": "binary"}}
+        errors = {**(errors or {}),
+                  406: "not_acceptable: Accept names none of JSON, text/html, application/pdf"}
     found: dict[int, Any] = {status: {"description": description, "content": content}}
     for code, text in (also or {}).items():
         found[code] = {"description": text, "content": content}

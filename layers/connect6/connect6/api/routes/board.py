@@ -15,6 +15,7 @@ from connect6.api.params import GameId
 from connect6.api.responses import (
     HTML,
     JSON,
+    PAGE_METHODS,
     SVG,
     conditional,
     documented,
@@ -32,11 +33,12 @@ MoveNumber = Annotated[int | None, Query(ge=0, le=100_000, description=(
     "is 404 move_not_found; without it, the board now."))]
 
 
-@router.get("/v1/games/<game_id>/board", summary="The game view (JSON; a live page for Accept: text/html)",
-            responses=documented(
-                200, GameView, "the game view (JSON, or the live page for Accept: text/html)",
-                {404: "game_not_found (a page for Accept: text/html)"}, html=True, html_errors=True,
-                not_modified=True))
+@router.route("/v1/games/<game_id>/board", method=PAGE_METHODS,
+              summary="The game view (JSON; a live page for Accept: text/html)",
+              responses=documented(
+                  200, GameView, "the game view (JSON, or the live page for Accept: text/html)",
+                  {404: "game_not_found (a page for Accept: text/html)"}, html=True, html_errors=True,
+                  not_modified=True))
 @tracer.capture_method
 def board(game_id: GameId) -> Response[Any]:
     headers = http.headers(router)
@@ -57,19 +59,22 @@ def board(game_id: GameId) -> Response[Any]:
     return conditional(headers, etag_of(body), body, JSON)
 
 
-@router.get("/v1/games/<game_id>/moves", summary="Every move so far, for replay (public)",
-            responses=documented(200, ReplayView, "the moves, colours and stones, and the record",
-                                 {404: "game_not_found"}, not_modified=True))
+@router.route("/v1/games/<game_id>/moves", method=PAGE_METHODS,
+              summary="Every move so far, for replay (public)",
+              responses=documented(200, ReplayView, "the moves, colours and stones, and the record",
+                                   {404: "game_not_found"}, not_modified=True))
 @tracer.capture_method
 def moves(game_id: GameId) -> Response[Any]:
     body = dump(runtime.service().replay(game_id))
     return conditional(http.headers(router), etag_of(body, "m"), body, JSON)
 
 
-@router.get("/v1/games/<game_id>/board.svg", summary="The board as an SVG picture (now, or after move N)",
-            responses=documented(200, None, "the board as an SVG picture",
-                                 {404: "game_not_found, move_not_found (the game has not reached that move)"},
-                                 content_type=SVG, not_modified=True))
+@router.route("/v1/games/<game_id>/board.svg", method=PAGE_METHODS,
+              summary="The board as an SVG picture (now, or after move N)",
+              responses=documented(
+                  200, None, "the board as an SVG picture",
+                  {404: "game_not_found, move_not_found (the game has not reached that move)"},
+                  content_type=SVG, not_modified=True))
 @tracer.capture_method
 def board_svg(game_id: GameId, move: MoveNumber = None) -> Response[Any]:
     from connect6.pages import board_svg as render

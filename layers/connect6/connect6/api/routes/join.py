@@ -5,7 +5,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from connect6.api import http, mapping, runtime
+from connect6.api import http, mapping, runtime, sheets
 from connect6.api.errors import STATUS
 from connect6.api.models import JoinRequest, PutRunRequest, RedeemRequest
 from connect6.api.observability import Metric, count, logger, think_time, tracer
@@ -13,6 +13,7 @@ from connect6.api.params import IDEMPOTENCY_409, IDEMPOTENCY_422, GameId, Idempo
 from connect6.api.responses import (
     HTML,
     HTML_MEDIA,
+    PAGE_METHODS,
     documented,
     html_response,
     is_form,
@@ -72,11 +73,14 @@ def cancel(game_id: GameId, idempotency_key: IdempotencyKey = None) -> Response[
                            lambda: json_response(runtime.service().cancel(game_id)))
 
 
-@router.get("/v1/games/<game_id>/join-sheet", summary="The connect6_game_join_game sheet",
-            responses=documented(200, JoinSheet, "the join sheet", {404: "game_not_found"}))
+@router.get("/v1/games/<game_id>/join-sheet",
+            summary="The connect6_game_join_game sheet (JSON, a page or paper, by Accept)",
+            responses=documented(200, JoinSheet, "the join sheet", {404: "game_not_found"}, sheet=True))
 @tracer.capture_method
 def join_sheet(game_id: GameId) -> Response[Any]:
-    return json_response(runtime.service().join_sheet(game_id))
+    media = sheets.wanted(router)
+    sheet = runtime.service().join_sheet(game_id)
+    return sheets.answer(router, "join", sheet, media, form_action=sheets.post_url(router, "join", game_id))
 
 
 @router.post("/v1/games/<game_id>/players",
@@ -127,10 +131,11 @@ def _invite_error(error: GameError) -> Response[Any]:
     return html_response(invite_error_page(status, error.code.value, error.message), status)
 
 
-@router.get("/v1/invites/<token>", summary="The invitation (HTML page; JSON for Accept: application/json)",
-            responses=documented(200, InviteInfo, "the invitation", {
-                404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"},
-                html=True, html_errors=True))
+@router.route("/v1/invites/<token>", method=PAGE_METHODS,
+              summary="The invitation (HTML page; JSON for Accept: application/json)",
+              responses=documented(200, InviteInfo, "the invitation", {
+                  404: "invite_not_found", 409: "invite_already_used", 410: "invite_expired"},
+                  html=True, html_errors=True))
 @tracer.capture_method
 def invite(token: Token) -> Response[Any]:
     """Who invites you, the note, the run and the hold's end. Never changes anything."""

@@ -6,7 +6,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from connect6.api import http, runtime
+from connect6.api import http, runtime, sheets
 from connect6.api.models import DrawRequest, MoveRequest
 from connect6.api.observability import Metric, count, logger, think_time, tracer
 from connect6.api.params import IDEMPOTENCY_409, IDEMPOTENCY_422, GameId, IdempotencyKey, PlayerId
@@ -16,11 +16,16 @@ from connect6.game.shapes import GameView, HintResponse, MoveResponse, MoveSheet
 router = APIGatewayHttpRouter()
 
 
-@router.get("/v1/games/<game_id>/players/<player_id>/move-sheet", summary="The connect6_game_move sheet",
-            responses=documented(200, MoveSheet, "the move sheet", {404: "game_not_found, player_not_found"}))
+@router.get("/v1/games/<game_id>/players/<player_id>/move-sheet",
+            summary="The connect6_game_move sheet (JSON, a page or paper, by Accept)",
+            responses=documented(200, MoveSheet, "the move sheet", {404: "game_not_found, player_not_found"},
+                                 sheet=True))
 @tracer.capture_method
 def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
-    return json_response(runtime.service().move_sheet(game_id, player_id))
+    media = sheets.wanted(router)
+    sheet = runtime.service().move_sheet(game_id, player_id)
+    return sheets.answer(router, "move", sheet, media,
+                         form_action=sheets.post_url(router, "move", game_id, player_id))
 
 
 @router.post("/v1/games/<game_id>/players/<player_id>/moves", summary="Play a turn",
