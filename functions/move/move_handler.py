@@ -1,17 +1,22 @@
 """Move function: the move sheet, moves (the computer replies inside the request), resign, draw
-offers, hints and undo. The routes are in :mod:`connect6.api.routes.moves`."""
+offers, hints and undo, and the play link's page and form (v1.2). The routes are in
+:mod:`connect6.api.routes.moves` and :mod:`connect6.api.routes.play`."""
 
 from typing import Any
 
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from connect6.api import runtime
 from connect6.api.observability import logger, metrics, tracer
 from connect6.api.resolver import make_app
-from connect6.api.routes import moves
+from connect6.api.routes import moves, play
 
+# The settings this function needs: in Lambda a missing one fails the cold start, naming it.
+runtime.require("table_name", "computer_budget_s")
 app = make_app()
 app.include_router(moves.router)
+app.include_router(play.router)  # v1.2: the play link (public; the computer replies in-request here too)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

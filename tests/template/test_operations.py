@@ -14,7 +14,7 @@ import pytest
 from cfnlint.decode import decode
 
 from connect6.api import idempotency
-from connect6.store.keys import game_pk, invite_pk
+from connect6.store.keys import game_pk, invite_pk, play_pk
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
@@ -166,7 +166,7 @@ def test_only_the_join_function_may_read_the_invitation_secret(template: dict[st
 
 def test_dynamodb_item_actions_are_narrowed_to_the_code_key_prefixes(template: dict[str, Any]) -> None:
     # Given the key shapes of connect6/store/keys.py and the idempotency records' partition
-    prefixes = {"GAME#*": game_pk("g"), "INVITE#*": invite_pk("h")}
+    prefixes = {"GAME#*": game_pk("g"), "INVITE#*": invite_pk("h"), "PLAY#*": play_pk("h")}
     item_actions = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
     for name, props in _functions(template).items():
         for statement in _statements(props):

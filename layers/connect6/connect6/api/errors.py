@@ -35,8 +35,10 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOTHING_TO_UNDO: 409,
     ErrorCode.UNDO_LIMIT_REACHED: 409,
     ErrorCode.MOVE_NOT_FOUND: 404,
+    ErrorCode.NAME_NOT_ALLOWED: 422,
     ErrorCode.GAME_PAUSED: 409,  # v1.2: the platform paused the run
     ErrorCode.INVALID_TIME_CONTROL: 422,  # v1.2: a time control outside sense
+    ErrorCode.PLAY_LINK_NOT_FOUND: 404,
 }
 """Total over ErrorCode: a new code must choose its status here (tests/unit/api/test_errors.py)."""
 

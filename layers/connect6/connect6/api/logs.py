@@ -1,8 +1,9 @@
-"""No invitation token in any log line the functions write.
+"""No invitation or play token in any log line the functions write.
 
-The raw token is in the invite routes' path (``/v1/invites/<token>``), their path parameters and
-the join response's invitation URL. Our own log lines never carry it; Powertools' internal
-loggers can, at DEBUG (``Calling API Route Handler: {'token': ...}``, ``No match found for path
+The raw token is in the invite and play routes' path (``/v1/invites/<token>``,
+``/v1/play/<token>``), their path parameters and the join response's invitation and play URLs. Our
+own log lines never carry it; Powertools' internal loggers can, at DEBUG (``Calling API Route
+Handler: {'token': ...}``, ``No match found for path
 /v1/invites/...``), and so could the whole event if someone set ``POWERTOOLS_LOGGER_LOG_EVENT``.
 :class:`TokenRedactor` rewrites any such text before a handler writes it; :func:`install` puts it
 on the service logger's handlers, on Powertools' own loggers and on the root handlers Lambda
@@ -15,7 +16,7 @@ import logging
 import re
 from typing import Any
 
-_INVITE_PATH = re.compile(r"(/v1/invites/)[A-Za-z0-9_%-]+")
+_INVITE_PATH = re.compile(r"(/v1/(?:invites|play)/)[A-Za-z0-9_%-]+")  # invitation and play links
 _TOKEN_FIELD = re.compile(r"""(["']token["']\s*:\s*["'])[^"']*""")
 REDACTED = "<redacted>"
 

@@ -76,10 +76,18 @@ class InviteOpponent(Request):
     note: Note | None = None
 
 
+class SameDeviceOpponent(Request):
+    """v1.2: a second person on the joiner's device (one play link serves both)."""
+
+    kind: Literal["same_device"]
+    name: Name
+
+
 class JoinRequest(Request):
     name: Name
     email: Email
-    opponent: Annotated[ComputerOpponent | InviteOpponent, Field(discriminator="kind")] | None = None
+    opponent: Annotated[ComputerOpponent | InviteOpponent | SameDeviceOpponent,
+                        Field(discriminator="kind")] | None = None
 
 
 class MoveRequest(Request):

@@ -8,13 +8,15 @@ colour draw, a computer budget) through :func:`configure`.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
 from connect6.api import idempotency
 from connect6.api.config import Settings
-from connect6.api.invite_tokens import InviteTokens, secret_from_env
+from connect6.api.deadline import DeadlineBoundService
+from connect6.api.invite_tokens import InviteTokens, secret_source
 from connect6.delivery.eventbus import EventBridgePublisher
 from connect6.game.service import GameService
 from connect6.store.dynamo import DynamoStore
@@ -33,6 +35,12 @@ def settings() -> Settings:
     return _settings
 
 
+def require(*names: str) -> None:
+    """Fail now (a handler's import: the cold start) if, in Lambda, a setting the function needs is
+    missing (:meth:`Settings.from_env`); outside Lambda the defaults stand."""
+    Settings.from_env(require=names)
+
+
 def service() -> GameService:
     global _service
     if _service is None:
@@ -43,8 +51,10 @@ def service() -> GameService:
                                    "board_size": config.board_size}
         if "token_factory" not in _overrides:
             options["invite_token"] = invite_tokens().token_for
+            options["play_token"] = invite_tokens().play_token_for
         options.update(_overrides)
-        _service = GameService(store, **options)
+        # Its computer's budget is capped by the current invocation's remaining time (api/deadline.py).
+        _service = DeadlineBoundService(store, **options)
     return _service
 
 
@@ -59,7 +69,8 @@ def publisher() -> EventBridgePublisher:
 def invite_tokens() -> InviteTokens:
     global _tokens
     if _tokens is None:
-        _tokens = InviteTokens(secret_from_env(settings().invite_token_secret))
+        # Nothing is read here: the secret is fetched when the first token is made.
+        _tokens = InviteTokens(secret_source(settings().invite_token_secret_arn))
     return _tokens
 
 
@@ -78,3 +89,5 @@ def configure(**overrides: Any) -> None:
     _publisher = None
     _tokens = None
     idempotency.reset()
+    if "aws_lambda_powertools.utilities.parameters" in sys.modules:  # the cached secret
+        sys.modules["aws_lambda_powertools.utilities.parameters"].clear_caches()

@@ -10,6 +10,7 @@ from connect6.game import events as ev
 from connect6.game import timing, views
 from connect6.game.context import Context
 from connect6.game.errors import ErrorCode, GameError
+from connect6.game.model import Game
 from connect6.game.queries import refuse_paused, seated_in_started_game, your_turn_against_the_computer
 from connect6.game.shapes import HintResponse, UndoResponse
 from connect6.game.transaction import Change, transact
@@ -49,21 +50,25 @@ def hint(ctx: Context, game_id: str, player_id: str) -> HintResponse:
 
 def undo(ctx: Context, game_id: str, player_id: str) -> UndoResponse:
     """Take back the player's last turn and the computer's reply after it: it is their turn again
-    at that move number. Only against the computer, while the game runs, at most :data:`MAX_UNDOS`
+    at that move number (on a same-device game, the last turn, whoever played it). Only against the
+    computer or on one device, while the game runs, at most :data:`MAX_UNDOS`
     times a game. Not idempotent by itself (a second call takes back the turn before): the route's
     ``Idempotency-Key`` makes a retry safe."""
 
     def decide(change: Change) -> UndoResponse:
         game, seat = seated_in_started_game(ctx, game_id, player_id)
-        your_turn_against_the_computer(game, seat, ErrorCode.UNDO_NOT_ALLOWED,
-                                       "Moves can only be taken back in a game against the computer.")
-        mine = [n for n in range(1, game.move_count + 1) if views.colour_of_turn(n) is seat.colour]
-        if not mine:
-            raise GameError(ErrorCode.NOTHING_TO_UNDO, "You have not played a move yet.")
+        if game.same_device:
+            back_to = _last_turn_on_one_device(game)
+        else:
+            your_turn_against_the_computer(game, seat, ErrorCode.UNDO_NOT_ALLOWED,
+                                           "Moves can only be taken back in a game against the computer.")
+            mine = [n for n in range(1, game.move_count + 1) if views.colour_of_turn(n) is seat.colour]
+            if not mine:
+                raise GameError(ErrorCode.NOTHING_TO_UNDO, "You have not played a move yet.")
+            back_to = mine[-1]  # the player's last turn; the computer's reply follows it
         if game.undos_used >= MAX_UNDOS:
             raise GameError(ErrorCode.UNDO_LIMIT_REACHED,
                             f"You have taken back {MAX_UNDOS} moves already in this game.")
-        back_to = mine[-1]  # the player's last turn; the computer's reply follows it
         undone = [views.turn_played(game, n) for n in range(game.move_count, back_to - 1, -1)]
         refuse_paused(game)
         new = change.edit(game)
@@ -72,11 +77,22 @@ def undo(ctx: Context, game_id: str, player_id: str) -> UndoResponse:
         new.undos_used += 1
         new.draw_offer = None
         new.hint_move = None  # the move comes again: a hint on it counts again
-        change.emit(ev.MOVE_UNDONE, {"game_id": game.game_id, "player_id": seat.player_id,
-                                     "move_number": back_to})
         position = new.position()
+        # The player whose turn it is again (on one device, whoever played the turn taken back).
+        again = new.seat_of_colour(position.to_move) if game.same_device else seat
+        change.emit(ev.MOVE_UNDONE, {"game_id": game.game_id, "player_id": again.player_id,
+                                     "move_number": back_to})
         after_turn(new, position, change)
         return UndoResponse(undone=undone, undos_left=MAX_UNDOS - new.undos_used,
                             game=views.game_view(new, change.now, position))
 
     return transact(ctx, decide)
+
+
+def _last_turn_on_one_device(game: Game) -> int:
+    """A same-device game takes back its last turn, whoever played it (they share the device)."""
+    if game.is_over:
+        raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+    if game.move_count == 0:
+        raise GameError(ErrorCode.NOTHING_TO_UNDO, "No move has been played yet.")
+    return game.move_count

@@ -35,6 +35,7 @@ class Context(Protocol):
     id_factory: Callable[[], str]
     token_factory: Callable[[], str]
     invite_token: Callable[[str], str]
+    play_token: Callable[[str], str]
     board_size: int
 
 

@@ -30,8 +30,10 @@ class ErrorCode(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     UNDO_LIMIT_REACHED = "undo_limit_reached"
     MOVE_NOT_FOUND = "move_not_found"
+    NAME_NOT_ALLOWED = "name_not_allowed"
     GAME_PAUSED = "game_paused"
     INVALID_TIME_CONTROL = "invalid_time_control"
+    PLAY_LINK_NOT_FOUND = "play_link_not_found"
 
 
 class GameError(Exception):

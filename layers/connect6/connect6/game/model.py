@@ -246,6 +246,7 @@ class Game:
     time_control: TimeControl | None = None  # None: no clock (the contract's time_control null)
     clock: ClockState | None = None  # set when a timed game starts
     paused_at: datetime | None = None  # paused by the platform: moves refused, clocks stand
+    same_device: bool = False  # two people on one device: one play link acts as the seat to move (v1.2)
     # Not stored: this game was read ended on time before the sweep stored the end (``timing.settle``);
     # such a copy is for reading only (``Change.edit`` refuses it).
     provisional: bool = field(default=False, repr=False, compare=False)
@@ -320,6 +321,8 @@ class Game:
                              "reminded": self.clock.reminded}
         if self.paused_at is not None:
             data["paused_at"] = iso(self.paused_at)
+        if self.same_device:
+            data["same_device"] = True
         return data
 
     def _core_dict(self) -> dict[str, Any]:
@@ -356,6 +359,7 @@ class Game:
             finished_at=parse_iso(data.get("finished_at")), updated_at=parse_iso(data.get("updated_at")),
             time_control=TimeControl.from_dict(data["time_control"]) if data.get("time_control") else None,
             clock=_clock_from(data.get("clock")), paused_at=parse_iso(data.get("paused_at")),
+            same_device=bool(data.get("same_device", False)),
         )
 
 

@@ -55,6 +55,16 @@ class InviteRef:
     expires_at: datetime
 
 
+@dataclass(frozen=True)
+class PlayRef:
+    """The play-link index: the SHA-256 of a play token → the game and the player it plays as (for
+    a same-device game, the device's first seat: the link acts as whichever seat is to move)."""
+
+    token_hash: str
+    game_id: str
+    player_id: str
+
+
 class Repository(Protocol):
     def get_game(self, game_id: str) -> Game | None: ...
 
@@ -72,6 +82,11 @@ class Repository(Protocol):
         """Index a new invitation (token hash → game) and put it in the expiry index."""
 
     def get_invite(self, token_hash: str) -> InviteRef | None: ...
+
+    def put_play(self, ref: PlayRef) -> None:
+        """Index a play link (token hash → game and player); :class:`AlreadyExists` when present."""
+
+    def get_play(self, token_hash: str) -> PlayRef | None: ...
 
     def due_invites(self, now: datetime, limit: int) -> list[InviteRef]:
         """Pending holds whose expiry is at or before ``now``, from the expiry index (no scan)."""

@@ -6,6 +6,8 @@ seats whose invitations ran out.
 from __future__ import annotations
 
 import contextlib
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
@@ -18,6 +20,7 @@ from connect6.game.context import Context, system_colour_draw
 from connect6.game.errors import ErrorCode, GameError
 from connect6.game.model import HOLD_HOURS, Game, Invite, InviteStatus, Kind, SeatState, Status
 from connect6.game.outcome import event_player
+from connect6.game.play import index_play
 from connect6.game.queries import check_redeemable, hash_token, invite_for, load
 from connect6.game.repository import InviteRef, StoreError
 from connect6.game.shapes import GameView
@@ -28,7 +31,7 @@ from connect6.rules import Colour
 
 @dataclass
 class Opponent:
-    kind: str  # "computer" | "invite"
+    kind: str  # "computer" | "invite" | "same_device"
     level: str | None = None
     name: str | None = None
     email: str | None = None
@@ -125,6 +128,7 @@ def join(ctx: Context, game_id: str, name: str, email: str, opponent: Opponent |
         new = change.edit(game)
         release_expired(new, change)
         player_id = ctx.id_factory()
+        index_play(ctx, game_id, player_id)  # the joiner's play link (index first, as invitations)
         mine = new.seat(free[0])
         mine.state, mine.kind, mine.name, mine.email = SeatState.TAKEN, Kind.HUMAN, name, email_key
         mine.player_id, mine.joined_at = player_id, now
@@ -136,6 +140,12 @@ def join(ctx: Context, game_id: str, name: str, email: str, opponent: Opponent |
             other.name, other.joined_at = f"Computer ({level})", now
         elif opponent is not None and opponent.kind == "invite":
             invite_out = _invite(ctx, new, free[1], name, opponent, now)
+        elif opponent is not None and opponent.kind == "same_device":
+            # Two people on one device: both seats human, the joiner's play link serves both.
+            other = new.seat(free[1])
+            other.state, other.kind, other.name = SeatState.TAKEN, Kind.HUMAN, opponent.name or "Player 2"
+            other.player_id, other.joined_at = ctx.id_factory(), now
+            new.same_device = True
         started = all(seat.state is SeatState.TAKEN for seat in new.seats)
         if started:
             start(ctx, new, change)
@@ -189,15 +199,18 @@ def redeem(ctx: Context, token: str, name: str | None = None) -> RedeemOutcome:
         game, invite = invite_for(ctx, token)
         now = change.now
         seat_no = check_redeemable(game, invite, now).seat
+        chosen = (name or "").strip() or invite.invitee_name
+        check_invitee_name(chosen, game.opponent_of(game.seat(seat_no)).name or invite.inviter_name)
         new = change.edit(game)
         new_invite = new.invite(invite.invite_id)
         assert new_invite is not None
         new_invite.status = InviteStatus.REDEEMED
         seat = new.seat(seat_no)
         player_id = ctx.id_factory()
+        index_play(ctx, game.game_id, player_id)  # the invitee's play link
         seat.state, seat.kind, seat.player_id = SeatState.TAKEN, Kind.HUMAN, player_id
         seat.joined_at = now
-        seat.name = (name or "").strip() or invite.invitee_name
+        seat.name = chosen
         seat.email, seat.hold_expires_at = invite.invitee_email, None
         change.emit(ev.INVITE_REDEEMED, {
             "game_id": game.game_id, "invite_id": invite.invite_id, "player_id": player_id,
@@ -212,6 +225,28 @@ def redeem(ctx: Context, token: str, name: str | None = None) -> RedeemOutcome:
     with contextlib.suppress(StoreError):
         ctx.repo.close_invite(hash_token(token))
     return outcome
+
+
+def _plain(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+_COMPUTER_NAME = re.compile(r"computer\s*(\(.*\))?")
+
+
+def check_invitee_name(name: str, inviter_name: str) -> None:
+    """An invitee may not play under the computer's name ("Computer (hard)", any level or none) or
+    under the inviter's own name (case, width and spacing aside): the board and the sheets would
+    show two players nobody can tell apart. Refused with ``name_not_allowed`` before anything is
+    written."""
+    plain = _plain(name)
+    if _COMPUTER_NAME.fullmatch(plain):
+        raise GameError(ErrorCode.NAME_NOT_ALLOWED,
+                        f"“{name}” is the computer's name; please choose another name to play under.", "name")
+    if inviter_name and plain == _plain(inviter_name):
+        raise GameError(ErrorCode.NAME_NOT_ALLOWED,
+                        f"“{name}” is the name of the player who invited you; please choose another name "
+                        "so the two of you can be told apart.", "name")
 
 
 # ---------------------------------------------------------------------- expiry

@@ -28,12 +28,13 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from connect6.game import assist, control, queries, seating, turns
+from connect6.game import assist, control, play, queries, seating, turns
 from connect6.game.assist import MAX_UNDOS
 from connect6.game.clock import TimeControl
 from connect6.game.context import Computer, default_computer, default_draw_judge, new_id
 from connect6.game.control import ClockSweep
 from connect6.game.model import Game, utc_now
+from connect6.game.play import PlaySeat, PlayView
 from connect6.game.queries import hash_token
 from connect6.game.repository import Repository
 from connect6.game.seating import JoinOutcome, NewInvite, Opponent, RedeemOutcome, Sweep
@@ -71,6 +72,7 @@ class GameService:
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
         event_id_factory: Callable[[], str] = lambda: str(uuid.uuid4()),
         invite_token: Callable[[str], str] | None = None,
+        play_token: Callable[[str], str] | None = None,
         board_size: int = 15,
         draw_judge: Callable[[Position, str], bool] = default_draw_judge,
     ) -> None:
@@ -86,6 +88,8 @@ class GameService:
         # An invitation's token from its id (derived from a secret, so it can be derived again);
         # without one, a random token.
         self.invite_token: Callable[[str], str] = invite_token or (lambda invite_id: token_factory())
+        # A player's play link token from their player id (derived the same way, its own purpose).
+        self.play_token: Callable[[str], str] = play_token or (lambda player_id: token_factory())
         self.board_size = board_size
 
     # ------------------------------------------------------------------ runs and reading
@@ -131,6 +135,19 @@ class GameService:
 
     def redeem(self, token: str, name: str | None = None) -> RedeemOutcome:
         return seating.redeem(self, token, name)
+
+    def invitee_player_id(self, token: str) -> str | None:
+        """Who accepted the invitation (their play link is derived from it); None while pending."""
+        return play.invitee_player_id(self, token)
+
+    # ------------------------------------------------------------------ playing from a link (v1.2)
+    def play_seat(self, token: str) -> PlaySeat:
+        """The game and the seat a play link acts as now (``play_link_not_found`` otherwise)."""
+        return play.resolve(self, token)
+
+    def play_view(self, token: str) -> PlayView:
+        """The play page's content: the acting seat's move sheet, the recap at the end (read-only)."""
+        return play.play_view(self, token)
 
     def expire_holds(self, limit: int = 100) -> Sweep:
         """Release every seat whose hold ran out (found through the expiry index, never a scan)."""
@@ -178,4 +195,4 @@ class GameService:
 
 
 __all__ = ["MAX_ATTEMPTS", "MAX_UNDOS", "ClockSweep", "Computer", "GameService", "JoinOutcome", "MoveOutcome",
-           "NewInvite", "Opponent", "RedeemOutcome", "Sweep", "TimeControl", "hash_token"]
+           "NewInvite", "Opponent", "PlaySeat", "RedeemOutcome", "Sweep", "TimeControl", "hash_token"]

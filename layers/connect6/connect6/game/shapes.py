@@ -138,6 +138,7 @@ class JoinResponse(Out):
     seat: int
     game: GameView
     invite: InviteOut | None
+    play_url: str | None = None  # v1.2: the joiner's secret play link
 
 
 class InviteInfo(Out):
@@ -154,6 +155,7 @@ class InviteInfo(Out):
 class RedeemResponse(Out):
     player_id: str
     game: GameView
+    play_url: str | None = None  # v1.2: the invitee's secret play link
 
 
 # ---------------------------------------------------------------------- move function
@@ -191,6 +193,10 @@ class MoveSheet(Out):
     draw_offered_by_opponent: bool
     clock: ClockView | None = None  # v1.2, as in the game view
     paused: bool = False
+    # v1.2: what a client may offer. Hints: against the computer only, not limited. Undos: against
+    # the computer and on a same-device game, 3 a game (null between people on their own devices).
+    hints_allowed: bool = False
+    undos_left: int | None = None
 
 
 class ComputerReply(Out):

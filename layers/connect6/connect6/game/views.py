@@ -166,7 +166,17 @@ def move_sheet(game: Game, seat: Seat, now: datetime) -> MoveSheet:
                                   and game.status is Status.IN_PROGRESS),
         clock=timing.clock_view(game, now),
         paused=game.paused,
+        hints_allowed=opponent.kind is Kind.COMPUTER,
+        undos_left=undos_left(game),
     )
+
+
+def undos_left(game: Game) -> int | None:
+    """Undos left in a game that allows them (against the computer, same device); else None."""
+    from connect6.game.assist import MAX_UNDOS
+
+    allowed = game.same_device or any(seat.kind is Kind.COMPUTER for seat in game.seats)
+    return max(MAX_UNDOS - game.undos_used, 0) if allowed else None
 
 
 def _talk(phrase_id: str | None, sender: str | None) -> TableTalkReceived | None:

@@ -422,12 +422,13 @@ def _turn_line(view: GameView, colour: Colour | None, *, you: bool) -> str:
     return "The game starts when both seats are taken."
 
 
-def invite_redeemed_page(accepted: AcceptedInvite, *, just_accepted: bool = True) -> str:
+def invite_redeemed_page(accepted: AcceptedInvite, *, just_accepted: bool = True, play_url: str = "") -> str:
     """The page of an accepted invitation: who took the seat and their colour, the opponent, what
     happens next and a link to the live board. ``just_accepted``: the invitee arrives from the
     button (after a redirect, so reloading is harmless) and is spoken to; otherwise the link was
-    opened again later and the page says who accepted it. Holds nothing secret: names, colours and
-    the game's state, as the public board shows them."""
+    opened again later and the page says who accepted it. Names, colours and the game's state, as
+    the public board shows them, and (``play_url``, v1.2) the invitee's play link: the page is
+    reached only with the invitation's own secret link, which the invitee alone was sent."""
     view = accepted.game
     game_id = view.game_id
     name = view.game_name or game_id or "the game"
@@ -448,6 +449,11 @@ def invite_redeemed_page(accepted: AcceptedInvite, *, just_accepted: bool = True
     link = f'<p><a class="button" id="watch" href="{_e(board_link)}">Watch the board</a></p>'
     if not board_link:
         link = ""
+    if play_url:  # v1.2: the invitee's own play link (secret: only on the invitee's page)
+        link = (f'<p class="actions"><a class="button primary" id="play-now" href="{_e(play_url)}">'
+                "Play now</a>"
+                + (f' <a class="button secondary" id="watch" href="{_e(board_link)}">Watch the board</a>'
+                   if board_link else "") + "</p>")
     kicker = "invitation accepted"
     next_line = _turn_line(view, colour, you=just_accepted)
     next_html = f'<p class="next" id="next">{_e(next_line)}</p>' if next_line else ""
@@ -472,6 +478,9 @@ _ERRORS = {
           "Each invitation link works once. If you accepted it yourself, you're already in the game."),
     404: ("?", "We can't find this invitation",
           "Check that the whole link was copied from the e-mail, or ask for a new invitation."),
+    422: ("!", "Something in this link or form isn't right",
+          "Check that the whole link was copied from the e-mail; if you typed a name, go back to the "
+          "invitation, change it and press the button again."),
 }
 
 

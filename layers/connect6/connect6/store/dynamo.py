@@ -32,6 +32,7 @@ from connect6.game.model import Game, parse_iso
 from connect6.game.repository import (
     AlreadyExists,
     InviteRef,
+    PlayRef,
     StoreError,
     StoreUnavailable,
     VersionConflict,
@@ -44,6 +45,7 @@ from connect6.store.keys import (
     HOLD_PK_VALUE,
     INVITE_SK,
     INVITE_TTL,
+    PLAY_SK,
     clock_attributes,
     clock_partitions,
     earliest,
@@ -53,6 +55,7 @@ from connect6.store.keys import (
     hold_partitions,
     hold_pk,
     invite_pk,
+    play_pk,
 )
 
 _serializer = TypeSerializer()
@@ -218,6 +221,21 @@ class DynamoStore:
     def get_invite(self, token_hash: str) -> InviteRef | None:
         data = self._get(invite_pk(token_hash), INVITE_SK)
         return self._ref(data) if data is not None else None
+
+    # ------------------------------------------------------------------ play links
+    def put_play(self, ref: PlayRef) -> None:
+        item = {"pk": play_pk(ref.token_hash), "sk": PLAY_SK, "game_id": ref.game_id,
+                "player_id": ref.player_id}
+        try:
+            self._call("put_item", Item=to_item(item), ConditionExpression="attribute_not_exists(pk)")
+        except ClientError as error:
+            if _failed_condition(error):
+                raise AlreadyExists(play_pk(ref.token_hash)) from error
+            raise StoreError(str(error)) from error
+
+    def get_play(self, token_hash: str) -> PlayRef | None:
+        data = self._get(play_pk(token_hash), PLAY_SK)
+        return PlayRef(token_hash, data["game_id"], data["player_id"]) if data is not None else None
 
     def _due(self, index: str, keys: tuple[str, str], partition: str, now: datetime,
              limit: int) -> list[dict[str, Any]]:

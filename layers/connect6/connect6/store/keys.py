@@ -12,6 +12,8 @@ One table, ``pk``/``sk``:
 - ``INVITE#<sha256 of token>`` / ``INVITE``: token hash → game and invitation. While the hold is
   pending it carries ``hold_pk = "HOLD#<k>"`` and ``hold_expires`` (epoch ms): the sparse GSI
   ``holds-by-expiry`` the sweeper queries. ``ttl`` collects it long after.
+- ``PLAY#<sha256 of play token>`` / ``PLAY``: a play link → game and player (v1.2). Written before
+  the join or redemption's game write; an entry whose player is not in its game is ignored.
 - ``IDEMPOTENCY`` / ``connect6#<hash>``: an Idempotency-Key record, written by Powertools'
   idempotency utility (``connect6.api.idempotency``), not by the stores.
 """
@@ -29,6 +31,7 @@ from connect6.game.timing import next_due
 
 GAME_SK = "GAME"
 INVITE_SK = "INVITE"
+PLAY_SK = "PLAY"
 HOLD_PK_VALUE = "HOLD"  # the holds' partition prefix; alone, the key every hold had before v1.2
 CLOCK_PK_VALUE = "CLOCK"
 DEFAULT_HOLDS_INDEX = "holds-by-expiry"
@@ -96,6 +99,10 @@ def game_pk(game_id: str) -> str:
 
 def invite_pk(token_hash: str) -> str:
     return f"INVITE#{token_hash}"
+
+
+def play_pk(token_hash: str) -> str:
+    return f"PLAY#{token_hash}"
 
 
 def epoch_ms(moment: datetime) -> int:

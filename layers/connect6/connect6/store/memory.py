@@ -22,7 +22,7 @@ from typing import Any
 
 from connect6.game.events import Event, EventSink, encode_outbox
 from connect6.game.model import Game, parse_iso
-from connect6.game.repository import AlreadyExists, InviteRef, VersionConflict
+from connect6.game.repository import AlreadyExists, InviteRef, PlayRef, VersionConflict
 from connect6.store.keys import (
     HOLD_PK_VALUE,
     clock_attributes,
@@ -33,6 +33,7 @@ from connect6.store.keys import (
     hold_partitions,
     hold_pk,
     invite_pk,
+    play_pk,
 )
 
 
@@ -95,6 +96,18 @@ class MemoryStore:
         with self._lock:
             item = self.items.get(invite_pk(token_hash))
             return self._ref(item) if item is not None else None
+
+    def put_play(self, ref: PlayRef) -> None:
+        with self._lock:
+            key = play_pk(ref.token_hash)
+            if key in self.items:
+                raise AlreadyExists(key)
+            self.items[key] = {"game_id": ref.game_id, "player_id": ref.player_id}
+
+    def get_play(self, token_hash: str) -> PlayRef | None:
+        with self._lock:
+            item = self.items.get(play_pk(token_hash))
+            return PlayRef(token_hash, item["game_id"], item["player_id"]) if item is not None else None
 
     @staticmethod
     def _ref(item: dict[str, Any]) -> InviteRef:

@@ -5,8 +5,9 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from connect6.api import http, mapping, runtime, sheets
+from connect6.api import forms, http, mapping, runtime, sheets
 from connect6.api.errors import STATUS
+from connect6.api.forms import JoinForm, RedeemForm
 from connect6.api.models import JoinRequest, PutRunRequest, RedeemRequest
 from connect6.api.observability import Metric, count, logger, think_time, tracer
 from connect6.api.params import IDEMPOTENCY_409, IDEMPOTENCY_422, GameId, IdempotencyKey, Token
@@ -87,16 +88,18 @@ def join_sheet(game_id: GameId) -> Response[Any]:
              summary="Join (optionally with a computer or an invited opponent)",
              responses=documented(201, JoinResponse, "joined", {
                  404: "game_not_found", 409: f"no_open_seat, already_joined, busy; {IDEMPOTENCY_409}",
-                 422: f"opponent_not_allowed; {IDEMPOTENCY_422}"}, takes_body=True))
+                 422: f"opponent_not_allowed; {IDEMPOTENCY_422}"}, takes_body=True),
+             openapi_extensions=request_body(JoinRequest, form=JoinForm, required=True))
 @tracer.capture_method
-def join(game_id: GameId, request: JoinRequest, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+def join(game_id: GameId, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    request = forms.join_request(router)
     service = runtime.service()
 
     def call() -> Response[Any]:
         outcome = service.join(game_id, request.name, request.email, mapping.opponent(request.opponent))
         invite = None
+        base = http.base_url(router, runtime.settings().public_base_url)
         if outcome.invite is not None:
-            base = http.base_url(router, runtime.settings().public_base_url)
             invite = mapping.invitation(outcome.invite, base)
         count(Metric.PLAYERS_JOINED)
         if outcome.started:
@@ -104,7 +107,8 @@ def join(game_id: GameId, request: JoinRequest, idempotency_key: IdempotencyKey 
         think_time(outcome.computer_think_s)
         logger.info("joined", extra={"game_id": game_id, "seat": outcome.seat, "started": outcome.started})
         return json_response(JoinResponse(player_id=outcome.player_id, seat=outcome.seat, game=outcome.game,
-                                          invite=invite), 201)
+                                          invite=invite, play_url=mapping.play_url(outcome.player_id, base)),
+                             201)
 
     tokens = runtime.invite_tokens()
     return http.idempotent(router, idempotency_key, request.model_dump(mode="json"), call,
@@ -121,7 +125,10 @@ def _accepted_page(token: str) -> Response[Any]:
     except GameError as error:
         return _invite_error(error)
     just = "accepted" in (router.current_event.query_string_parameters or {})
-    return html_response(invite_redeemed_page(accepted, just_accepted=just))
+    # v1.2: the invitee goes on to their play link (derived again from their player id).
+    player_id = runtime.service().invitee_player_id(token)
+    play = mapping.play_path(player_id) if player_id is not None else ""
+    return html_response(invite_redeemed_page(accepted, just_accepted=just, play_url=play))
 
 
 def _invite_error(error: GameError) -> Response[Any]:
@@ -162,15 +169,15 @@ def invite(token: Token) -> Response[Any]:
                  410: "invite_expired", 422: IDEMPOTENCY_422},
                  html=True, html_errors=True, takes_body=True),
                  303: {"description": "a form or a browser: redeemed; see the invitation's page "
-                                      "(Location: <token>?accepted=1), which shows the seat taken",
+                                      "(Location: /v1/invites/<token>?accepted=1), which shows the seat taken",
                        "content": {HTML_MEDIA: {"schema": {"type": "string"}}}}},
-             openapi_extensions=request_body(RedeemRequest, form=True))
+             openapi_extensions=request_body(RedeemRequest, form=RedeemForm))
 @tracer.capture_method
 def redeem(token: Token, idempotency_key: IdempotencyKey = None) -> Response[Any]:
     found = http.headers(router)
     # A page for browsers: forms get one unless their Accept asks for JSON over HTML.
     html = prefers_html(found, default=is_form(found))
-    request = http.parse(RedeemRequest, http.body_of(router))
+    request = forms.redeem_request(router)
 
     def call() -> Response[Any]:
         try:
@@ -186,7 +193,9 @@ def redeem(token: Token, idempotency_key: IdempotencyKey = None) -> Response[Any
         if html:
             # Nothing to store for a browser: it is sent on to the invitation's own page.
             return Response(status_code=201, content_type=HTML, body="")
-        return json_response(RedeemResponse(player_id=outcome.player_id, game=outcome.game), 201)
+        base = http.base_url(router, runtime.settings().public_base_url)
+        return json_response(RedeemResponse(player_id=outcome.player_id, game=outcome.game,
+                                            play_url=mapping.play_url(outcome.player_id, base)), 201)
 
     answer = http.idempotent(router, idempotency_key, {"html": html, **request.model_dump(mode="json")}, call)
     if html and answer.status_code == 201:
