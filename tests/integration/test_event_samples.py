@@ -29,6 +29,8 @@ EXPECTED = {
     "01_put_run": 201, "02_join_sheet": 200, "03_join": 201, "04_invite_get": 200,
     "05_invite_redeem": 201, "06_move_sheet": 200, "07_move": 200, "08_board": 200, "09_board_svg": 200,
     "09a_moves": 200, "09b_board_svg_move": 200,
+    # v1.2: HEAD on the public pages answers as GET, without the body
+    "04a_invite_head": 200, "08a_board_head": 200, "09c_board_svg_head": 200, "09d_moves_head": 200,
     # The story is a game between two people: hints and undo are refused there (409)
     "10_hint": 409, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200, "17_undo": 409,
 }
@@ -62,6 +64,8 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
         assert event["routeKey"] == f"{route.method} {route.path}"
         result = handler_module(route.function).lambda_handler(event, FakeContext())
         assert result["statusCode"] == EXPECTED[path.stem], (path.name, result.get("body"))
+        if route.method == "HEAD":
+            assert result["body"] == "" and result["headers"].get("Content-Type"), path.name
     # The samples told a whole story: Ana invited Ben, opened offering a draw (Ben declined), then resigned
     events = sorted(e["detail-type"] for e in aws.drain())
     assert events == ["draw_offered", "game_finished", "game_started", "invite_redeemed", "turn_ready",

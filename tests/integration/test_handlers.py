@@ -119,5 +119,5 @@ def test_a_base64_form_post_redeems_as_api_gateway_sends_it(api: Api) -> None:
     # A browser's form is redeemed, then sent on to the invitation's page (POST-redirect-GET)
     assert result["statusCode"] == 303
     token = path.rsplit("/", 1)[1]
-    assert result["headers"]["Location"] == f"{token}?accepted=1"
+    assert result["headers"]["Location"] == f"/v1/invites/{token}?accepted=1"
     assert api.get(f"{RUN}/board").json["seats"][1]["name"] == "Benjamin"

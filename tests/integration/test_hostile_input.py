@@ -108,7 +108,7 @@ def test_media_types_are_case_insensitive(game: dict[str, str]) -> None:
                 {"content-type": "Application/X-WWW-Form-URLEncoded"}, base64_encoded=False)
     # Read as a form: redeemed and sent on to the invitation's page (POST-redirect-GET)
     assert form["statusCode"] == 303 and "text/html" in form["headers"]["Content-Type"]
-    assert form["headers"]["Location"] == f"{game['token']}?accepted=1"
+    assert form["headers"]["Location"] == f"/v1/invites/{game['token']}?accepted=1"
 
 
 def test_huge_bodies_are_413(game: dict[str, str]) -> None:

@@ -24,7 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from connect6.api import hostile
 from connect6.api.errors import UNAVAILABLE_RETRY_AFTER_S, ApiError, validation_error
 from connect6.api.observability import Metric, count, logger
-from connect6.api.responses import NEGOTIATED_PATHS, api_error_response, game_error_response, json_error
+from connect6.api.responses import NEGOTIATED_PATHS, game_error_response, json_error, refusal
 from connect6.game.errors import GameError
 from connect6.game.repository import StoreUnavailable
 
@@ -136,7 +136,7 @@ def make_app() -> APIGatewayHttpResolver:
 
     @app.exception_handler(RequestValidationError)
     def _invalid(error: RequestValidationError) -> Response[Any]:
-        return api_error_response(validation_error(list(error.errors())))
+        return refusal(app.current_event, validation_error(list(error.errors())))
 
     @app.exception_handler(RequestUnsupportedContentType)
     def _unsupported(error: RequestUnsupportedContentType) -> Response[Any]:
@@ -148,7 +148,7 @@ def make_app() -> APIGatewayHttpResolver:
 
     @app.exception_handler(ApiError)
     def _api(error: ApiError) -> Response[Any]:
-        return api_error_response(error)
+        return refusal(app.current_event, error)
 
     @app.exception_handler(NotFoundError)
     def _not_found(error: NotFoundError) -> Response[Any]:

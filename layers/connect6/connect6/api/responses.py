@@ -45,6 +45,23 @@ def api_error_response(error: ApiError) -> Response[Any]:
     return json_error(error.status, error.code, error.message, error.field, error.headers)
 
 
+def refusal(event: Any, error: ApiError) -> Response[Any]:
+    """A request refused by the HTTP layer (a malformed path, form or body): the contract's JSON
+    error, or, on an invitation route for a browser (a page is the default for a GET and for a
+    form), the invitation's error page with the same status and message."""
+    path = str(getattr(event, "path", "") or "")
+    if path.startswith("/v1/invites/"):
+        headers = dict(getattr(event, "headers", None) or {})
+        method = str(getattr(event, "http_method", "") or "").upper()
+        if prefers_html(headers, default=method in ("GET", "HEAD") or is_form(headers)):
+            from connect6.pages import invite_error_page
+
+            page = html_response(invite_error_page(error.status, error.code, error.message), error.status)
+            page.headers.update(error.headers)
+            return page
+    return api_error_response(error)
+
+
 def _header(headers: Mapping[str, str] | None, name: str) -> str:
     for key, value in (headers or {}).items():
         if key.lower() == name:
@@ -237,12 +254,12 @@ def documented(status: int, model: type[BaseModel] | None, description: str,
     return dict(sorted(found.items()))
 
 
-def request_body(model: type[BaseModel], *, form: bool = False, required: bool = False) -> dict[str, Any]:
-    """An OpenAPI ``requestBody`` for a route that reads its body itself (JSON, or a form too),
-    carried as an extension the resolver moves into place (Powertools' own extensions must start
-    with ``x-``)."""
-    schema = model.model_json_schema()
-    content = {JSON: {"schema": schema}}
-    if form:
-        content["application/x-www-form-urlencoded"] = {"schema": schema}
+def request_body(model: type[BaseModel], *, form: type[BaseModel] | None = None,
+                 required: bool = False) -> dict[str, Any]:
+    """An OpenAPI ``requestBody`` for a route that reads its body itself (JSON, or a form too, with
+    the form's own fields: ``form``), carried as an extension the resolver moves into place
+    (Powertools' own extensions must start with ``x-``)."""
+    content = {JSON: {"schema": model.model_json_schema()}}
+    if form is not None:
+        content["application/x-www-form-urlencoded"] = {"schema": form.model_json_schema()}
     return {"x-request-body": {"required": required, "content": content}}

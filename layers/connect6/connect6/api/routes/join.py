@@ -169,7 +169,8 @@ def invite(token: Token) -> Response[Any]:
                  410: "invite_expired", 422: IDEMPOTENCY_422},
                  html=True, html_errors=True, takes_body=True),
                  303: {"description": "a form or a browser: redeemed; see the invitation's page "
-                                      "(Location: /v1/invites/<token>?accepted=1), which shows the seat taken",
+                                      "(Location: /v1/invites/<token>?accepted=1), which shows the seat "
+                                      "taken",
                        "content": {HTML_MEDIA: {"schema": {"type": "string"}}}}},
              openapi_extensions=request_body(RedeemRequest, form=RedeemForm))
 @tracer.capture_method

@@ -6,7 +6,8 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from connect6.api import http, runtime, sheets
+from connect6.api import forms, http, runtime, sheets
+from connect6.api.forms import MoveForm
 from connect6.api.models import DrawRequest, MoveRequest
 from connect6.api.observability import Metric, count, logger, think_time, tracer
 from connect6.api.params import IDEMPOTENCY_409, IDEMPOTENCY_422, GameId, IdempotencyKey, PlayerId
@@ -32,10 +33,11 @@ def move_sheet(game_id: GameId, player_id: PlayerId) -> Response[Any]:
              responses=documented(200, MoveResponse, "the turn (and the computer's reply)", {
                  404: "game_not_found, player_not_found",
                  409: f"not_your_turn, stale_move, game_over, game_not_started, busy; {IDEMPOTENCY_409}",
-                 422: f"illegal_move, unknown_phrase; {IDEMPOTENCY_422}"}, takes_body=True))
+                 422: f"illegal_move, unknown_phrase; {IDEMPOTENCY_422}"}, takes_body=True),
+             openapi_extensions=request_body(MoveRequest, form=MoveForm, required=True))
 @tracer.capture_method
-def move(game_id: GameId, player_id: PlayerId, request: MoveRequest,
-         idempotency_key: IdempotencyKey = None) -> Response[Any]:
+def move(game_id: GameId, player_id: PlayerId, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    request = forms.move_request(router)
     service = runtime.service()
 
     def call() -> Response[Any]:
