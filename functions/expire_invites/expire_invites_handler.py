@@ -13,6 +13,9 @@ from connect6.api.observability import Metric, count, logger, metrics, tracer
 
 BATCH = 100
 
+# The settings this function needs: in Lambda a missing one fails the cold start, naming it.
+runtime.require("table_name", "holds_index_name", "clocks_index_name")
+
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler

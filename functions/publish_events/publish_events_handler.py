@@ -11,6 +11,10 @@ from connect6.api import runtime
 from connect6.api.observability import Metric, count, logger, metrics, tracer
 from connect6.delivery.outbox import OrderedDelivery
 
+# Without a bus nothing can be delivered: in Lambda that fails the cold start (and the publisher
+# refuses to acknowledge records without one anywhere).
+runtime.require("event_bus_name")
+
 # Every record fails alone or with the rest: report them all rather than raising, so Lambda retries
 # from the first failed sequence number (bisecting is kept for crashes and timeouts).
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)

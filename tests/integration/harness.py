@@ -32,6 +32,8 @@ FakeContext = LambdaContext
 # What API Gateway adds in front of every request to the tests' custom domain.
 API_GATEWAY_HEADERS = [("host", "api.example.test"), ("x-forwarded-proto", "https"),
                        ("x-forwarded-port", "443")]
+# The stage variable template.yaml gives the API (its custom domain, here the tests'): where links point.
+STAGE_VARIABLES = {"public_base_url": "https://api.example.test"}
 
 __all__ = ["REGION", "ROOT", "TEST_BUS", "TEST_TABLE", "Api", "FakeContext", "Reply", "Route"]
 
@@ -99,9 +101,18 @@ def http_event(method: str, raw_path: str, route: Route, params: dict[str, str],
     event = build_event(method=method, target=raw_path + (f"?{query}" if query else ""),
                         headers=[*API_GATEWAY_HEADERS, *(headers or {}).items()],
                         body=b"", route=route, params=params, source_ip="127.0.0.1")
+    event["stageVariables"] = dict(STAGE_VARIABLES)
     if body is not None:
         event["body"] = body  # as given: a test may hand over a body already base64-encoded
     return event
+
+
+def api_route(method: str, path: str) -> tuple[Route, dict[str, str]]:
+    """The template's route for a request, and its path parameters."""
+    found = service().match(method, path)
+    if found is None:
+        raise LookupError(f"no route for {method} {path}")
+    return found
 
 
 @dataclass

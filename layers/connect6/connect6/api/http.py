@@ -5,6 +5,7 @@ may be JSON or a form, running a call under the request's Idempotency-Key. Each 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs
@@ -14,6 +15,7 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 from pydantic import BaseModel, ValidationError
 
 from connect6.api import idempotency, runtime
+from connect6.api.config import in_lambda
 from connect6.api.errors import ApiError, validation_error
 from connect6.api.hostile import media_type, read_json
 from connect6.api.responses import is_form
@@ -45,15 +47,43 @@ def headers(app: Routing) -> dict[str, str]:
 
 
 def base_url(app: Routing, configured: str) -> str:
-    """Where the invitee's browser reaches this API: the configured public URL, else the URL the
-    request came in on."""
+    """Where the invitee's browser reaches this API, never taken from a client's headers (a
+    ``Host`` or ``X-Forwarded-Proto`` is whatever the client sent):
+
+    1. ``configured``: ``PUBLIC_BASE_URL``, the custom domain (https, the template's pattern);
+    2. the stage variable ``public_base_url``, which the template sets to the API's own https URL
+       (or the custom domain), when it is an https URL;
+    3. in Lambda, ``https://`` and the request's ``requestContext.domainName``: the domain API
+       Gateway received the request on, i.e. the API's own (execute-api or custom) domain;
+    4. outside Lambda (the local server, which serves 127.0.0.1 only): ``http://127.0.0.1`` with
+       the port of a loopback ``Host`` (see :func:`local_base_url`).
+    """
     if configured:
         return configured.rstrip("/")
-    found = headers(app)
-    context = app.current_event.request_context
-    host = context.domain_name or found.get("host", "localhost")
-    proto = found.get("x-forwarded-proto", "https")
-    return f"{proto}://{host}"
+    event = app.current_event
+    staged = str((event.get("stageVariables") or {}).get("public_base_url") or "")
+    if staged.startswith("https://") and _SAFE_URL.fullmatch(staged):
+        return staged.rstrip("/")
+    if in_lambda():
+        domain = event.request_context.domain_name or ""
+        if not _SAFE_HOST.fullmatch(domain):
+            raise RuntimeError("no public base URL: neither PUBLIC_BASE_URL, the stage variable "
+                               "public_base_url nor the request's domain name is usable")
+        return f"https://{domain}"
+    return local_base_url(headers(app).get("host", ""))
+
+
+_SAFE_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?")
+_SAFE_URL = re.compile(r"https://[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
+_LOOPBACK = re.compile(r"(?:127\.0\.0\.1|localhost|\[::1\])(?::([0-9]{1,5}))?", re.IGNORECASE)
+
+
+def local_base_url(host: str) -> str:
+    """The local server's URL: ``http://127.0.0.1``, with the ``Host``'s port when that names a
+    loopback address (127.0.0.1, localhost, [::1]); any other ``Host`` changes nothing."""
+    found = _LOOPBACK.fullmatch(host.strip())
+    port = found.group(1) if found else None
+    return f"http://127.0.0.1:{port}" if port and 0 < int(port) < 65536 else "http://127.0.0.1"
 
 
 def body_of(app: Routing) -> Any:

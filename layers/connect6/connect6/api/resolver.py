@@ -21,7 +21,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestValidationError,
 )
 
-from connect6.api import hostile
+from connect6.api import deadline, hostile
 from connect6.api.errors import UNAVAILABLE_RETRY_AFTER_S, ApiError, validation_error
 from connect6.api.observability import Metric, count, logger
 from connect6.api.responses import NEGOTIATED_PATHS, game_error_response, json_error, refusal
@@ -95,7 +95,8 @@ class ThreadSafeHttpResolver(APIGatewayHttpResolver):
         self._local.event = self._to_proxy_event(event)
         self._local.context = context
         try:
-            result = super().resolve(event, context)
+            with deadline.within(context):  # the computer never searches past the invocation's time
+                result = super().resolve(event, context)
         finally:
             self._local.event = self._local.context = None
         if _route_path(event) in NEGOTIATED_PATHS:

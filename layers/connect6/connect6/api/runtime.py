@@ -38,7 +38,7 @@ def settings() -> Settings:
 def require(*names: str) -> None:
     """Fail now (a handler's import: the cold start) if, in Lambda, a setting the function needs is
     missing (:meth:`Settings.from_env`); outside Lambda the defaults stand."""
-    Settings.from_env(require=names)
+    Settings.check(names)
 
 
 def service() -> GameService:

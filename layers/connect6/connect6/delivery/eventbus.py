@@ -48,8 +48,13 @@ class EventBridgePublisher:
                 "Detail": json.dumps(event.wire_detail(), separators=(",", ":"))}
 
     def publish(self, events: Sequence[Event]) -> None:
-        """Publish ``events`` in order, or raise :class:`PublishFailed`."""
-        if not self.bus_name or not events:
+        """Publish ``events`` in order, or raise :class:`PublishFailed`. Without a bus name nothing
+        can be delivered, which is a failure too, never a silent drop: the stream keeps the record
+        and the failure is counted (``EventRecordsFailed``) and alarmed."""
+        if not self.bus_name:
+            logger.error("EVENT_BUS_NAME is empty: no bus to publish to", extra={"pending": len(events)})
+            raise PublishFailed("EVENT_BUS_NAME is empty: no bus to publish to")
+        if not events:
             return
         entries = [self.entry(event) for event in events]
         for start in range(0, len(entries), MAX_ENTRIES):
