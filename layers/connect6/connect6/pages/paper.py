@@ -31,8 +31,18 @@ from fontTools.ttLib import TTFont
 from fpdf import FPDF
 
 from connect6.game.shapes import Colour, JoinSheet, LastMove, MoveSheet, PlayerRef, RecapSheet
+from connect6.pages.clock import PAUSED_LINE
 from connect6.pages.html import _when
-from connect6.pages.sheets import SheetContext, _free_points, _opponent_name, _other, _plural, result_sentence
+from connect6.pages.sheets import (
+    SheetContext,
+    _free_points,
+    _opponent_name,
+    _other,
+    _plural,
+    move_sheet_clock,
+    recap_heading,
+    result_sentence,
+)
 from connect6.records import point_label
 from connect6.records.labels import column_letters
 
@@ -353,7 +363,8 @@ def move_sheet_pdf(sheet: MoveSheet, *, context: SheetContext | None = None) -> 
     context = context or SheetContext()
     paper = _Paper(f"Connect6 move sheet: move {sheet.move_number}")
     colour = sheet.stone_colour
-    playing = sheet.status == "in_progress" and sheet.your_turn and sheet.stones_to_place > 0
+    playing = (sheet.status == "in_progress" and sheet.your_turn and sheet.stones_to_place > 0
+               and not sheet.paused)
     stones = sheet.stones_to_place
     game = paper.text(context.game_name) if context.game_name else ""
     paper.kicker("Connect6 · move sheet" + (f" · {game}" if game else ""))
@@ -365,7 +376,11 @@ def move_sheet_pdf(sheet: MoveSheet, *, context: SheetContext | None = None) -> 
     paper.line_at(LEFT, TOP + 5, 150, greeting, 20, bold=True, minimum=11)
     paper.line_at(LEFT, TOP + 14, 150, f"{player or 'You'} · {_colour(colour)} · against {opponent}",
                   11.5, minimum=7)
-    if playing:
+    if sheet.status == "cancelled":
+        headline = "The game was cancelled: it ends with no winner."
+    elif sheet.paused and sheet.status == "in_progress":
+        headline = PAUSED_LINE
+    elif playing:
         headline = f"Move {sheet.move_number}: place {_plural(stones, 'stone')} ({_colour(colour)})"
     elif sheet.status in ("completed", "draw"):
         headline = "The game is over: your recap has the result."
@@ -375,7 +390,15 @@ def move_sheet_pdf(sheet: MoveSheet, *, context: SheetContext | None = None) -> 
         headline = f"Move {sheet.move_number}: it is {opponent}'s turn, not yours."
     paper.line_at(LEFT, TOP + 21, 150, headline, 13, bold=True, minimum=8)
     paper.code(context.sheet_code)
-    y = paper.name_notes(TOP + 28)
+    clock = move_sheet_clock(sheet, context.now)
+    y = TOP + 28
+    if clock.get("until"):
+        paper.line_at(LEFT, y, 150, clock["until"], 11, bold=True, minimum=7)
+        y += 6
+    if clock.get("sides"):
+        paper.line_at(LEFT, y, 150, clock["sides"], 9.5, minimum=7)
+        y += 5
+    y = paper.name_notes(y)
     board_top = max(y + 2, 44.0)
     board_w = 134.0
     draw_board(paper, LEFT, board_top, board_w, sheet.board_size, sheet.board, last=sheet.last_move)
@@ -506,8 +529,7 @@ def recap_pdf(sheet: RecapSheet, *, context: SheetContext | None = None) -> byte
     paper = _Paper("Connect6 recap")
     paper.kicker("Connect6 · game over")
     name = paper.name(sheet.player_name, "")
-    heading = {"won": f"You won, {name}!" if name else "You won!",
-               "lost": f"Good game, {name}" if name else "Good game", "draw": "A draw"}[sheet.result]
+    heading = recap_heading(sheet, name)
     paper.line_at(LEFT, TOP + 5, 150, heading, 20, bold=True, minimum=11)
     how = result_sentence(sheet)
     for raw in filter(None, (sheet.winner.name if sheet.winner else None, sheet.player_name,

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urlsplit
 
 from connect6.game.shapes import BoardPicture, Colour, JoinSheet, MoveSheet, PlayerRef, RecapSheet
+from connect6.pages.clock import PAUSED_LINE, sides_line, until_line
 from connect6.pages.html import (
     FAVICON,
     _sha256,
@@ -55,7 +57,8 @@ class SheetContext:
     the public routes hang from (``/v1`` or ``https://api.example.org/v1``), for the recap's link to
     the board; ``board_url`` overrides that link. ``game_name``: the run's name, which the move sheet
     does not carry. ``notice``: one line from the route to show above the form (say, why the last
-    answer was refused). ``values``: the form's last answer, to fill in again."""
+    answer was refused). ``values``: the form's last answer, to fill in again. ``now``: the moment
+    of rendering, which a timed sheet counts the time to its deadline from (None: the clock's now)."""
 
     sheet_code: str = ""
     form_action: str = ""
@@ -67,6 +70,7 @@ class SheetContext:
     game_name: str = ""
     notice: str = ""
     values: Mapping[str, str] = field(default_factory=dict)
+    now: datetime | None = None
 
 
 class _Values(dict[str, str]):
@@ -189,10 +193,15 @@ def move_sheet_page(sheet: MoveSheet, *, context: SheetContext | None = None) ->
     colour = sheet.stone_colour
     opponent = sheet.opponent
     opponent_name = _opponent_name(opponent)
-    over = sheet.status in ("completed", "draw")
-    playing = sheet.status == "in_progress" and sheet.your_turn and sheet.stones_to_place > 0
+    over = sheet.status in ("completed", "draw", "cancelled")
+    playing = (sheet.status == "in_progress" and sheet.your_turn and sheet.stones_to_place > 0
+               and not sheet.paused)
     stones = sheet.stones_to_place
-    if playing:
+    if sheet.status == "cancelled":
+        status_line = "The game was cancelled: it ends with no winner."
+    elif sheet.paused and not over:
+        status_line = PAUSED_LINE
+    elif playing:
         with_colour = f" with {colour.capitalize()}" if colour else ""
         status_line = f"Your move {sheet.move_number}: place {_plural(stones, 'stone')}{with_colour}."
     elif over:
@@ -250,8 +259,26 @@ def move_sheet_page(sheet: MoveSheet, *, context: SheetContext | None = None) ->
         hints_left=context.hints_left,
         undos_left=context.undos_left,
         code=context.sheet_code,
+        clock=move_sheet_clock(sheet, context.now),
         **extra,
     )
+
+
+def move_sheet_clock(sheet: MoveSheet, now: datetime | None = None) -> dict[str, str]:
+    """A timed move sheet's clock in words: ``until`` ("You have until Tue 8 Dec, 14:00 UTC —
+    3 days 4 hours", or the opponent's name), ``deadline`` (RFC 3339) and ``sides`` (each side's
+    time left); empty for a game without a clock."""
+    clock = sheet.clock
+    if clock is None:
+        return {}
+    you = sheet.stone_colour
+    me = PlayerRef(name=sheet.player_name, kind="human")
+    black, white = (me, sheet.opponent) if you == "black" else (sheet.opponent, me)
+    out = {"sides": sides_line(clock, black, white, you=you) if you else ""}
+    if clock.deadline and sheet.status == "in_progress" and not sheet.paused:
+        who = "You" if sheet.your_turn else _opponent_name(sheet.opponent)
+        out |= {"until": until_line(who, clock.deadline, now), "deadline": clock.deadline}
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,15 +352,30 @@ def result_sentence(sheet: RecapSheet) -> str:
         if reason == "agreed":
             return f"Draw by agreement after {moves}."
         return f"Draw: the board filled up after {moves} with no six in a row."
+    if sheet.result == "cancelled" or sheet.status == "cancelled":
+        return f"The game was cancelled after {moves}: no winner."
     winner = sheet.winner
     colour = winner.colour.capitalize() if winner is not None else ""
     who = (winner.name if winner is not None else None) or colour or "Someone"
     playing = f", playing {colour}," if colour and who != colour else ""
-    if reason == "resigned":
+    if reason in ("resigned", "time"):
         loser = sheet.player_name if sheet.result == "lost" else (
             sheet.opponent.name if sheet.opponent is not None else None)
+        if reason == "time":
+            return f"{who}{playing} won on time: {loser or 'the other player'} ran out of time after {moves}."
         return f"{who}{playing} won: {loser or 'the other player'} resigned after {moves}."
     return f"{who}{playing} won with six in a row after {moves}."
+
+
+def recap_heading(sheet: RecapSheet, name: str | None) -> str:
+    """The recap's heading for its result (``name``: the player's name as shown)."""
+    if sheet.result == "won":
+        return f"You won, {name}!" if name else "You won!"
+    if sheet.result == "lost":
+        return f"Good game, {name}" if name else "Good game"
+    if sheet.result == "draw":
+        return "A draw"
+    return "Game cancelled"
 
 
 def recap_page(sheet: RecapSheet, *, context: SheetContext | None = None) -> str:
@@ -342,11 +384,7 @@ def recap_page(sheet: RecapSheet, *, context: SheetContext | None = None) -> str
     public board page."""
     context = context or SheetContext()
     name = sheet.player_name
-    heading = {
-        "won": f"You won, {name}!" if name else "You won!",
-        "lost": f"Good game, {name}" if name else "Good game",
-        "draw": "A draw",
-    }[sheet.result]
+    heading = recap_heading(sheet, name)
     colour = sheet.your_colour
     opponent = sheet.opponent
     picture = BoardPicture(game_id=sheet.game_id, board_size=sheet.board_size, board=sheet.board,

@@ -6,9 +6,13 @@
 // ones, moves the last-move dots and hides the winning line until the final move. A reader looking
 // at an earlier move stays there when the game moves on (the page says so); one at the latest
 // move follows the game.
+//
+// Clock (v1.2): a timed game's #clock carries the mover's deadline (data-deadline); what is left of
+// it is counted down here between polls. A pause, a new deadline or the end of the game changes
+// the fingerprint, and the page is fetched again; a cancelled game is over like a finished one.
 (function () {
   "use strict";
-  var POLL_MS = 2500, MAX_MS = 30000, FINAL = { completed: true, draw: true };
+  var POLL_MS = 2500, MAX_MS = 30000, FINAL = { completed: true, draw: true, cancelled: true };
   var SVG_NS = "http://www.w3.org/2000/svg";
   var live = document.getElementById("live-state");
   var view = readView(document);
@@ -25,7 +29,23 @@
     return box ? JSON.parse(box.getAttribute("data-moves") || "[]") : [];
   }
   function fingerprint(v) {
-    return JSON.stringify([v.status, v.move_count, v.stones_placed, v.updated_at, v.seats, v.to_move]);
+    var deadline = v.clock ? v.clock.deadline : null;
+    return JSON.stringify([v.status, v.move_count, v.stones_placed, v.updated_at, v.seats, v.to_move,
+      v.paused === true, v.end_reason, deadline]);
+  }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function duration(seconds) {
+    var s = Math.floor(seconds);
+    if (!(s > 0)) { return "no time"; }
+    var d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+    if (d) { return plural(d, "day") + (h ? " " + plural(h, "hour") : ""); }
+    if (h) { return plural(h, "hour") + (m ? " " + plural(m, "minute") : ""); }
+    return m ? plural(m, "minute") : "less than a minute";
+  }
+  function tick() { // the mover's time left, counted from the deadline and this machine's clock
+    var clock = document.getElementById("clock"), left = document.getElementById("clock-left");
+    var deadline = clock ? Date.parse(clock.getAttribute("data-deadline") || "") : NaN;
+    if (left && !isNaN(deadline)) { left.textContent = duration((deadline - Date.now()) / 1000); }
   }
   function say(text, state) {
     if (!live) { return; }
@@ -153,6 +173,7 @@
 
   function poll() {
     if (finished()) { return stop(); }
+    tick();
     if (document.hidden || busy) { return; }
     busy = true;
     var headers = { "Accept": "application/json" };
