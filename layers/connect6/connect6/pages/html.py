@@ -29,9 +29,10 @@ from connect6.game.shapes import (
     ReplayMove,
     SeatView,
 )
+from connect6.pages.clock import PAUSED_LINE, deadline_phrase, sides_line
 from connect6.pages.svg import ROOT_STYLE, board_svg
 
-FINISHED = frozenset({"completed", "draw"})
+FINISHED = frozenset({"completed", "draw", "cancelled"})
 
 
 @cache
@@ -163,16 +164,20 @@ def status_text(view: GameView) -> str:
     count = view.move_count
     moves = f"{count} move" if count == 1 else f"{count} moves"
     reason = view.end_reason
+    if view.status == "cancelled":
+        return f"Cancelled after {moves}: no winner"
     if view.status == "completed":
         winner = view.winner
         colour = winner.colour.capitalize() if winner is not None else ""
         who = (winner.name if winner is not None else None) or colour or "Someone"
         # A name may carry brackets of its own ("Computer (normal)"): the colour goes in words.
         playing = f", playing {colour}," if colour and who != colour else ""
-        if reason == "resigned":
+        if reason in ("resigned", "time"):
             loser_colour: Colour = "white" if colour == "Black" else "black"
             loser_side = _side(view, loser_colour)
             loser = _name(loser_side) if loser_side is not None else loser_colour.capitalize()
+            if reason == "time":
+                return f"{who}{playing} won on time: {loser} ran out of time after {moves}"
             return f"{who}{playing} won: {loser} resigned after {moves}"
         return f"{who}{playing} won with six in a row after {moves}"
     if view.status == "draw":
@@ -186,7 +191,8 @@ def status_text(view: GameView) -> str:
         who = to_move.name or colour
         plural = "stone" if stones == 1 else "stones"
         with_colour = f" with {colour}" if who != colour else ""
-        return f"{who} to play move {to_move.move_number}{with_colour}: {stones} {plural}"
+        paused = "Paused: " if view.paused else ""
+        return f"{paused}{who} to play move {to_move.move_number}{with_colour}: {stones} {plural}"
     open_seats = sum(1 for s in view.seats if s.state == "open")
     held = sum(1 for s in view.seats if s.state == "held")
     parts = []
@@ -194,7 +200,8 @@ def status_text(view: GameView) -> str:
         parts.append(f"{open_seats} open seat{'s' if open_seats != 1 else ''}")
     if held:
         parts.append(f"{held} seat{'s' if held != 1 else ''} held for an invited player")
-    return "Waiting for players" + (f" ({', '.join(parts)})" if parts else "")
+    paused = "Paused: " if view.paused else ""
+    return paused + "Waiting for players" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _last_move_text(view: GameView) -> str:
@@ -295,12 +302,36 @@ def _replay_controls(count: int, over: bool, moves: Sequence[ReplayMove]) -> str
     )
 
 
-def board_page(view: GameView, moves: Sequence[ReplayMove] | None = None) -> str:
+def _clock_html(view: GameView, now: datetime | None) -> str:
+    """A timed game's clock on the board page (v1.2): "Paused" while paused, the mover's deadline
+    and what is left of it at ``now`` (``data-deadline`` lets the script count it down), and each
+    side's time left; nothing for a game without a clock or once it is over."""
+    clock = view.clock
+    if view.status in FINISHED:
+        return ""
+    lines = []
+    if view.paused:
+        lines.append(f'<p class="clock paused" id="clock" data-paused="true">{_e(PAUSED_LINE)}</p>')
+    elif clock is not None and clock.deadline and view.to_move is not None:
+        who = view.to_move.name or view.to_move.colour.capitalize()
+        when, left = deadline_phrase(clock.deadline, now)
+        lines.append(f'<p class="clock" id="clock" data-deadline="{_e(clock.deadline)}">'
+                     f'{_e(who)} has until {_e(when)} — <span id="clock-left">{_e(left)}</span></p>')
+    sides = sides_line(clock, view.black, view.white) if clock is not None else ""
+    if sides and view.status == "in_progress":
+        lines.append(f'<p class="hint clock-sides" id="clock-sides">{_e(sides)}</p>')
+    return "".join(lines)
+
+
+def board_page(view: GameView, moves: Sequence[ReplayMove] | None = None, *,
+               now: datetime | None = None) -> str:
     """The live spectator page for a game view: the board, the players and their colours (their
     seats before the game starts), whose turn it is, the move count and the result, and (given the
     game's ``moves``) controls to step through them. A small script polls the same URL for the JSON
     view (with ``If-None-Match``), redraws the live section in place when the game changes, keeps
-    a reader who is looking at an earlier move where they are, and stops when the game is over."""
+    a reader who is looking at an earlier move where they are, and stops when the game is over.
+    A timed game shows the mover's deadline counted from ``now`` (None: the clock's now) and each
+    side's time left; a paused one says "Paused"."""
     name = view.game_name or view.game_id or "Connect6"
     status = view.status
     over = status in FINISHED
@@ -326,6 +357,7 @@ def board_page(view: GameView, moves: Sequence[ReplayMove] | None = None) -> str
         f'<section id="live" data-status="{_e(status)}" data-move-count="{_e(count)}">'
         f"{_players(view)}"
         f'<p class="status{" over" if over else ""}" id="status" role="status">{_e(status_text(view))}</p>'
+        f"{_clock_html(view, now)}"
         f'<div class="board-frame">{board_svg(view, shown if moves is not None else None)}</div>'
         f"{replay}"
         f'<dl class="facts">{facts_html}</dl>'
@@ -450,12 +482,15 @@ def invite_redeemed_page(accepted: AcceptedInvite, *, just_accepted: bool = True
     if not board_link:
         link = ""
     if play_url:  # v1.2: the invitee's own play link (secret: only on the invitee's page)
-        link = (f'<p class="actions"><a class="button primary" id="play-now" href="{_e(play_url)}">'
-                "Play now</a>"
-                + (f' <a class="button secondary" id="watch" href="{_e(board_link)}">Watch the board</a>'
-                   if board_link else "") + "</p>")
+        link = (f'<p><a class="button" id="play-now" href="{_e(play_url)}">Play now</a></p>'
+                + (f'<p><a id="watch" href="{_e(board_link)}">Watch the board</a></p>' if board_link else ""))
     kicker = "invitation accepted"
     next_line = _turn_line(view, colour, you=just_accepted)
+    if play_url:  # they play from their link, not from a sheet the platform sends
+        next_line = next_line.replace("The platform sends you your move sheet; play your move there.",
+                                      "Press Play now to play it.").replace(
+            "When it is your turn, the platform sends you your move sheet.",
+            "Press Play now: your page follows the game and shows your move sheet when it is your turn.")
     next_html = f'<p class="next" id="next">{_e(next_line)}</p>' if next_line else ""
     body = (
         '<main class="wrap narrow">'

@@ -79,16 +79,10 @@ def _seen(seen: str) -> str:
     return f'<input type="hidden" name="seen" value="{_e(seen)}">' if seen else ""
 
 
-def _buttons(page: PlayPage, sheet: MoveSheet) -> str:
-    """The hint and resign buttons of the play link, beside "Send move" (they skip the form's
-    checks and the page script's confirm step: ``name="action"``)."""
-    parts = []
-    if page.hints:
-        parts.append('<button type="submit" name="action" value="hint" formnovalidate id="hint" '
-                     'class="secondary">Hint</button>')
-    parts.append('<button type="submit" name="action" value="resign" formnovalidate id="resign" '
-                 'class="secondary">Resign…</button>')
-    return "".join(parts)
+_HINT = ('<button type="submit" name="action" value="hint" formnovalidate id="hint" '
+         'class="secondary">Hint</button>')
+_RESIGN = ('<button type="submit" name="action" value="resign" formnovalidate id="resign" '
+           'class="secondary">Resign…</button>')
 
 
 def play_sheet_page(sheet: MoveSheet, page: PlayPage) -> str:
@@ -104,9 +98,12 @@ def play_sheet_page(sheet: MoveSheet, page: PlayPage) -> str:
     hidden = f'<input type="hidden" name="move_number" value="{int(sheet.move_number)}">'
     html = html.replace(hidden, hidden + _seen(page.seen), 1)
     if playing:
+        # The hint beside "Send move", resign last in the row (both skip the form's checks and the
+        # page script's confirm step: ``name="action"``).
         send = '<button type="submit" id="send" class="primary">Send move</button>'
-        html = html.replace(send, send + _buttons(page, sheet), 1)
-        return html
+        at = html.index(send) + len(send)
+        end = html.index("</div>", at)
+        return html[:at] + (_HINT if page.hints else "") + html[at:end] + _RESIGN + html[end:]
     # Not their turn: follow the game by reloading; they may still resign.
     html = html.replace('<meta name="referrer" content="no-referrer">',
                         '<meta name="referrer" content="no-referrer">'
