@@ -40,7 +40,7 @@ def search(position: Position, level: str = "normal", *, budget_s: float | None 
     _check(position, level)
     budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
     if rng is None:
-        rng = random.Random(position.turn_count * 7919 + position.size)
+        rng = random.Random(position.turn_count * 7919 + position.size)  # nosec B311 # seeded for reproducible play, not security
     # The search makes no reference cycles; a collector pause mid-move would only eat budget.
     was_enabled = gc.isenabled()
     gc.disable()
@@ -64,7 +64,7 @@ def choose_move(position: Position, level: str = "normal", *, budget_s: float | 
 
 def hint(position: Position, *, budget_s: float | None = None) -> Hint:
     """The hard level's move for the side to move, with its reason."""
-    result = search(position, "hard", budget_s=budget_s, rng=random.Random(0))
+    result = search(position, "hard", budget_s=budget_s, rng=random.Random(0))  # nosec B311 # fixed seed: the same hint every time
     return Hint(result.stones, result.reason)
 
 

@@ -103,7 +103,7 @@ class Tables:
         self.wins: tuple[tuple[int, ...], ...] = tuple(wins)
         self.nwin = len(wins)
         self.wof: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in wof)
-        rnd = random.Random(0xC6C6 + n)
+        rnd = random.Random(0xC6C6 + n)  # nosec B311 # Zobrist keys: fixed seed, hashing, not security
         self.zob: tuple[tuple[int, ...], tuple[int, ...]] = (
             tuple(rnd.getrandbits(64) for _ in range(self.area)),
             tuple(rnd.getrandbits(64) for _ in range(self.area)),

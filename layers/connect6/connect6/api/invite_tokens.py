@@ -30,7 +30,7 @@ from typing import Any
 from connect6.api.config import MissingSetting, in_lambda
 from connect6.game.repository import StoreUnavailable
 
-DEVELOPMENT_SECRET = "connect6-development-secret-not-for-deployment"  # nosec B105: outside Lambda only
+DEVELOPMENT_SECRET = "connect6-development-secret-not-for-deployment"  # nosec B105 # used outside Lambda only
 SECRET_MAX_AGE_S = 300
 MIN_SECRET_LENGTH = 32
 _PLACEHOLDER = "{token}"

@@ -14,7 +14,7 @@ from connect6.game.shapes import Out
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
-TOKEN_PATTERN = r"^[A-Za-z0-9_-]{1,128}$"
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{1,128}$"  # nosec B105 # a path pattern, not a password
 EMAIL_PATTERN = rf"^[^@\s{REFUSED_CLASS}]{{1,64}}@[^@\s{REFUSED_CLASS}]+\.[^@\s{REFUSED_CLASS}]+$"
 
 # Names and notes are NFC-normalised; control, bidi and invisible characters are refused (hostile.py).

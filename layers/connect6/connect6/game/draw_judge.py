@@ -30,6 +30,7 @@ def is_level(position: Position, level: str = "normal") -> bool:
         return False
     from connect6.ai import search
 
-    scores = [search(position, "normal", budget_s=JUDGE_BUDGET_S, rng=random.Random(position.turn_count),
+    scores = [search(position, "normal", budget_s=JUDGE_BUDGET_S,
+                     rng=random.Random(position.turn_count),  # nosec B311 # a reproducible verdict
                      max_depth=depth).score for depth in JUDGE_DEPTHS]
     return abs(sum(scores) / len(scores)) <= LEVEL_MARGIN

@@ -152,7 +152,7 @@ def _finish_if_over(game: Game, result: TurnResult, change: Change) -> None:
 def computer_turn(ctx: Context, game: Game, position: Position, change: Change) -> None:
     """The computer plays its turn in ``position`` (the game's, played on in place)."""
     seat = game.seat_of_colour(position.to_move)
-    rng = random.Random(f"{game.game_id}:{position.turn_number}")
+    rng = random.Random(f"{game.game_id}:{position.turn_number}")  # nosec B311 # reproducible replies, not security
     started = time.perf_counter()
     stones = tuple(ctx.computer(position, seat.level or "normal", budget_s=ctx.computer_budget_s, rng=rng))
     change.thought(time.perf_counter() - started)
