@@ -29,7 +29,8 @@ What it does, all read from the template so it cannot drift from it:
 * requests are served on threads, every function taking several at once, while moto applies one
   request at a time, so conditional writes are as atomic as in DynamoDB;
 * local only (not in the template or the OpenAPI document): ``GET /_local/info`` and
-  ``POST /_local/sweep?shift_seconds=S`` (the sweeper, now, with the service's clock S s ahead).
+  ``POST /_local/sweep?shift_seconds=S`` (the service's clock moved S s on for good, then the
+  sweeper, now: holds and clocks).
 
 No IAM locally: routes that say ``AWS_IAM`` in the template get a fake ``authorizer.iam`` block in
 the event, as API Gateway would add after checking the signature.
@@ -220,24 +221,30 @@ class LocalHandler(BaseHTTPRequestHandler):
         say(f"{datetime.now():%H:%M:%S} {self.command:6} {target} -> {status} {label} {elapsed:.1f} ms")
 
     def _local_route(self, path: str) -> tuple[int, list[tuple[str, str]], bytes]:
-        """``GET /_local/info`` (where the table lives) and ``POST /_local/sweep?shift_seconds=s``
-        (every scheduled function, now, with the service's clock ``s`` seconds ahead on that call).
-        Local only: not in the template or the OpenAPI document, and only for loopback clients."""
+        """``GET /_local/info`` (where the table lives, the clock's offset) and
+        ``POST /_local/sweep?shift_seconds=s`` (the service's clock moved ``s`` seconds on, for good,
+        then every scheduled function, now). Local only: not in the template or the OpenAPI
+        document, and only for loopback clients."""
         json_type = [("Content-Type", "application/json")]
         if self.client_address[0] != HOST:
             return 404, json_type, b'{"message":"Not Found"}'
         if path == LOCAL_PREFIX + "info" and self.command == "GET":
             info = {"dynamodb_endpoint": self.service.endpoint, "region": REGION,
                     "tables": {t: self.service.physical[t] for t in self.service.tables},
-                    "event_buses": {b: self.service.physical[b] for b in self.service.buses}}
+                    "event_buses": {b: self.service.physical[b] for b in self.service.buses},
+                    "clock": clock_state()}
             return 200, json_type, json.dumps(info).encode()
         if path == LOCAL_PREFIX + "sweep" and self.command == "POST":
             query = dict(parse_qsl(urlsplit(self.path).query))
             try:
                 shift = float(query.get("shift_seconds", "0"))
             except ValueError:
-                return 422, json_type, b'{"message":"shift_seconds must be a number"}'
-            return 200, json_type, json.dumps({"results": fire_schedules(self.service, shift)},
+                shift = -1.0
+            if not 0 <= shift <= MAX_SHIFT_S:  # NaN and inf fail this too
+                return 422, json_type, json.dumps({"message": "shift_seconds must be a number of seconds "
+                                                   f"from 0 to {MAX_SHIFT_S:g}"}).encode()
+            results = fire_schedules(self.service, shift)
+            return 200, json_type, json.dumps({"results": results, "clock": clock_state()},
                                               default=str).encode()
         return 404, json_type, b'{"message":"Not Found"}'
 
@@ -246,21 +253,33 @@ class LocalHandler(BaseHTTPRequestHandler):
 # Start, schedule, stop
 
 
+MAX_SHIFT_S = 10 * 365 * 86400.0  # ten years on at most in one call
+
+
+def clock_state() -> dict[str, Any]:
+    """The service's clock on this server: its time and how far it runs ahead of the real one."""
+    return {"now": CLOCK().isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "offset_seconds": CLOCK.offset_seconds}
+
+
 def fire_schedules(service: Service, shift_seconds: float = 0.0) -> list[dict[str, Any]]:
-    """Run every scheduled function once, now (the clock ``shift_seconds`` ahead for these calls)."""
+    """Move the service's clock ``shift_seconds`` on (for good: later requests see the same time)
+    and run every scheduled function once, now."""
     results: list[dict[str, Any]] = []
+    if shift_seconds:
+        CLOCK.advance(shift_seconds)
     for fn, event in service.scheduled():
         started = time.perf_counter()
         result: Any = None
         try:
-            with CLOCK.shifted(shift_seconds):
-                result = service.invoke(fn, event)
+            result = service.invoke(fn, event)
             outcome = json.dumps(result, default=str)[:200]
         except Exception:
             traceback.print_exc()
             outcome = "failed"
         elapsed = (time.perf_counter() - started) * 1000
-        shifted = f" (clock +{shift_seconds:g} s)" if shift_seconds else ""
+        shifted = (f" (clock moved +{shift_seconds:g} s, now +{CLOCK.offset_seconds:g} s)"
+                   if shift_seconds else "")
         say(f"{datetime.now():%H:%M:%S} SCHEDULE {fn.logical_id}{shifted} -> {outcome} {elapsed:.1f} ms")
         results.append({"function": fn.logical_id, "ok": outcome != "failed", "result": result})
     return results
@@ -282,13 +301,58 @@ def start_streams(service: Service, stop: threading.Event, every: float = 0.2) -
     streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=service.endpoint)
 
     def invoker(function: Any) -> Any:
-        return lambda event: service.invoke(function, event)
+        def invoke(event: Any) -> Any:
+            result = service.invoke(function, event)
+            say_delivered(event, result)
+            return result
+        return invoke
 
     for table, function, pump in service.stream_pumps(dynamodb, streams, invoker):
         threading.Thread(target=pump.run, args=(stop, every),
                          kwargs={"on_error": lambda error: say(f"stream poll failed: {error!r}")},
                          name=f"stream-{function.logical_id}", daemon=True).start()
         say(f"stream: {table} -> {function.logical_id} (polled every {every:g} s)")
+
+
+def say_delivered(event: Any, result: Any) -> None:
+    """One line per event the publisher delivered, with the ids the platform would read (so the
+    invitation path, whose player id is only in ``invite_redeemed``, can be finished locally)."""
+    from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+
+    from connect6.delivery.outbox import events_of
+
+    failed = {item.get("itemIdentifier") for item in (result or {}).get("batchItemFailures", [])
+              } if isinstance(result, dict) else set()
+    for record in (event or {}).get("Records", []):
+        if failed and record.get("dynamodb", {}).get("SequenceNumber") in failed:
+            break  # this record and the rest are retried
+        for delivered in events_of(DynamoDBRecord(record)):
+            fields = " ".join(f"{key}={value}" for key, value in delivered.detail.items()
+                              if isinstance(value, (str, int)) and key in _EVENT_FIELDS)
+            say(f"event  {delivered.detail_type:16} {fields}")
+
+
+_EVENT_FIELDS = ("game_id", "player_id", "invite_id", "name", "move_number", "status", "end_reason")
+
+
+def first_game(base_url: str) -> str:
+    """A game against the computer (easy), made at start so there is something to open: its play link."""
+    import json
+    import random
+    import urllib.request
+
+    game = f"first-{random.randrange(10_000, 99_999)}"
+
+    def send(method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(f"{base_url}{path}", method=method, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:  # nosec B310: our own 127.0.0.1
+            return dict(json.loads(answer.read()))
+
+    send("PUT", f"/v1/games/{game}", {"game_name": "First game", "allow_computer_opponents": True})
+    joined = send("POST", f"/v1/games/{game}/players", {
+        "name": "You", "email": "you@example.com", "opponent": {"kind": "computer", "level": "easy"}})
+    return str(joined["play_url"])
 
 
 def local_environment(endpoint: str, *, verbose: bool) -> dict[str, str]:
@@ -346,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
                              "reading the item and checking the condition (tools/drivers/race.py uses 2)")
     parser.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="override a template parameter (PublicBaseUrl defaults to this server's URL)")
+    parser.add_argument("--no-first-game", action="store_true",
+                        help="do not create the game against the computer whose play link is printed")
     parser.add_argument("--write-openapi", type=Path, metavar="FILE",
                         help="write the OpenAPI document this server serves to FILE and exit (make openapi)")
     args = parser.parse_args(argv)
@@ -410,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"  {route.method:6} {route.path:52} {route.function.logical_id} [{route.auth}]")
     say(f"  GET    {OPENAPI_PATH:52} OpenAPI, merged from every resolver")
     say(f"  GET    {LOCAL_PREFIX + 'info':52} local only: where the table and bus live")
-    say(f"  POST   {LOCAL_PREFIX + 'sweep?shift_seconds=S':52} local only: fire the sweeper now, clock +S s")
+    say(f"  POST   {LOCAL_PREFIX + 'sweep?shift_seconds=S':52} local only: clock +S s for good, sweep")
     sweepers = [fn.logical_id for fn in service.functions if fn.schedules]
     if sweepers:
         say(f"scheduled: {', '.join(sweepers)} every {args.sweep_seconds:g} s")
@@ -418,6 +484,11 @@ def main(argv: list[str] | None = None) -> int:
         "-d '{\"game_name\": \"Demo\", \"allow_computer_opponents\": true}'")
     say(f"      then open {base_url}/v1/games/demo/board in a browser   (Ctrl-C stops)")
 
+    if not args.no_first_game:
+        try:
+            say(f"open this to play: {first_game(base_url)}   (a game against the computer, easy)")
+        except OSError as error:
+            say(f"could not create the first game: {error}")
     schedules = threading.Thread(target=run_schedules, args=(service, args.sweep_seconds, stop),
                                  name="schedules", daemon=True)
     schedules.start()
