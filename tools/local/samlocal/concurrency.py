@@ -74,16 +74,34 @@ def widen_race_window(seconds: float) -> None:
 
 
 class ShiftableClock:
-    """The service's clock on the local server: now, or now shifted for the current thread only.
-    ``POST /_local/sweep?shift_seconds=…`` runs the sweeper as if it were later, while requests on
-    other threads keep the real time: a redemption one second before a hold runs out racing the
-    sweeper one second after it, without waiting a day."""
+    """The service's clock on the local server: now plus an offset that only grows.
+
+    ``POST /_local/sweep?shift_seconds=S`` moves it ``S`` seconds on (:meth:`advance`) and then fires
+    the scheduled functions: the move lasts, so every later request of the process (reads, moves,
+    the timed sweeps) sees the same later time, and a loss on time, a reminder or an expired hold can
+    be shown in seconds without the views and the sweeper disagreeing about the time. It never goes
+    back (a new server starts at the real time). :meth:`shifted` adds a further shift for the
+    current thread only, for a test that wants one call ahead of the rest."""
 
     def __init__(self) -> None:
         self._local = threading.local()
+        self._lock = threading.Lock()
+        self._offset = timedelta(0)
 
     def __call__(self) -> datetime:
-        return datetime.now(UTC) + getattr(self._local, "shift", timedelta(0))
+        return datetime.now(UTC) + self._offset + getattr(self._local, "shift", timedelta(0))
+
+    @property
+    def offset_seconds(self) -> float:
+        return self._offset.total_seconds()
+
+    def advance(self, seconds: float) -> float:
+        """Move the clock ``seconds`` (>= 0) on for good; the offset after the move."""
+        if not seconds >= 0:
+            raise ValueError("the clock only moves on")
+        with self._lock:
+            self._offset += timedelta(seconds=seconds)
+            return self._offset.total_seconds()
 
     @contextmanager
     def shifted(self, seconds: float) -> Iterator[None]:
