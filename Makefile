@@ -37,13 +37,14 @@ run: venv
 openapi: venv
 	$(PY) -m tools.local.local_api --write-openapi docs/openapi.json
 
-# Chromium for the browser tests: Debian's package, installed through apt when run as root.
+# Chromium for the browser tests and poppler-utils (pdftotext, pdftoppm) for the paper sheets' tests:
+# Debian's packages, installed through apt when run as root.
 browser:
-	@if ! command -v chromium >/dev/null 2>&1; then \
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = "0" ]; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "warning: could not install chromium; browser tests will be skipped"; \
-	  else echo "warning: chromium missing and not root; browser tests will be skipped"; fi; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null) \
+	      || echo "warning: could not install chromium and poppler-utils; browser and PDF tests will be skipped"; \
+	  else echo "warning: chromium or poppler-utils missing and not root; browser and PDF tests will be skipped"; fi; \
 	fi
 
 lint: venv
