@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from tools.local.client import Reply, Request, call, check_all_games, server_at, together
 
@@ -221,9 +222,46 @@ class Races:
             problems.append(f"{len(taken)} seats taken after one join")
         self.record("one Idempotency-Key", replies, problems)
 
+    def play_link(self, round_: int) -> None:
+        """One turn sent many times through the play links (v1.2): half through the mover's link,
+        each a different legal turn, half through the other player's; exactly one lands, every
+        other answer is the page with a refusal (303 ``?refused=...``), and the board says so."""
+        game_id = self.new_run("play", round_)
+        players = f"/v1/games/{game_id}/players"
+        ana = self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"}).parsed or {}
+        ben = self.setup("POST", players, {"name": "Ben", "email": "ben@example.com"}).parsed or {}
+        started = ben.get("game") or {}
+        if started.get("status") != "in_progress" or not ana.get("play_url") or not ben.get("play_url"):
+            self.setup_problems.append(f"{game_id}: did not start with play links: {started}")
+            return
+        by_name = {"Ana": ana, "Ben": ben}
+        black = by_name[started["black"]["name"]]
+        self.setup("POST", f"{players}/{black['player_id']}/moves", {"move_number": 1, "stones": ["h8"]})
+        links = {name: urlsplit(str(joined["play_url"])).path for name, joined in by_name.items()}
+        mover = started["white"]["name"]
+        pairs = self.empty_pairs(game_id, self.width)
+        sent = [(mover if i % 2 == 0 else started["black"]["name"], pair) for i, pair in enumerate(pairs)]
+        replies = together([Request(self.base, "POST", links[name],
+                                    {"move_number": "2", "stone_1": pair[0], "stone_2": pair[1]})
+                            for name, pair in sent])
+        refused = [r.status == 303 and "refused=" in r.headers.get("location", "") for r in replies]
+        landed = [i for i, r in enumerate(replies) if r.status == 303 and not refused[i]]
+        problems = [] if len(landed) == 1 else [f"{len(landed)} turns accepted through the play links"]
+        problems += [f"a loser got {r.describe()} (expected 303 with ?refused=)"
+                     for i, r in enumerate(replies) if i not in landed and not refused[i]]
+        problems += [f"the player not to move had a turn accepted: {pairs[i]}" for i in landed
+                     if sent[i][0] != mover]
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
+        if view.get("move_count") != 2:
+            problems.append(f"move_count {view.get('move_count')} after the race for move 2")
+        elif len(landed) == 1 and (view.get("last_move") or {}).get("stones") != pairs[landed[0]]:
+            problems.append(f"stored turn {view.get('last_move')} is not the accepted {pairs[landed[0]]}")
+        self.record("turn via the play links", replies, problems)
+
     def run(self, rounds: int, progress: Callable[[int], None]) -> None:
         for round_ in range(1, rounds + 1):
             self.turns(round_)
+            self.play_link(round_)
             self.last_seat(round_)
             self.redemption_vs_sweeper(round_)
             self.idempotency_key(round_)

@@ -301,7 +301,7 @@ def replay_problems(item: dict[str, Any], view: dict[str, Any] | None) -> list[s
     position = Position(size)
     turns = [t for t in str(item.get("turns") or "").split(";") if t]
     for number, encoded in enumerate(turns, start=1):
-        stones, offered, _talk, _at = encoded.split("|")
+        stones, offered, _talk, _at, *_draw = encoded.split("|")  # a fifth field: a draw mark
         played = split_labels(offered) if offered else split_labels(stones)
         try:
             points = [parse_label(label, size) for label in played]
