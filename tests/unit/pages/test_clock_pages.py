@@ -179,7 +179,7 @@ def test_the_board_page_shows_the_movers_deadline_and_time_left():
     text = text_of(page)
     assert "Ana has until Tue 8 Dec, 14:00 UTC — 3 days 4 hours" in text
     assert "Black: 3 days 4 hours" in text and "White: 10 days" in text
-    assert 'data-deadline="2026-12-08T14:00:00Z"' in page
+    assert 'data-deadline="2026-12-08T14:00:00Z" data-now="2026-12-05T10:00:00Z"' in page
 
 
 def test_the_board_page_says_paused():

@@ -314,8 +314,10 @@ def _clock_html(view: GameView, now: datetime | None) -> str:
         lines.append(f'<p class="clock paused" id="clock" data-paused="true">{_e(PAUSED_LINE)}</p>')
     elif clock is not None and clock.deadline and view.to_move is not None:
         who = view.to_move.name or view.to_move.colour.capitalize()
+        now = now or datetime.now(UTC)
         when, left = deadline_phrase(clock.deadline, now)
-        lines.append(f'<p class="clock" id="clock" data-deadline="{_e(clock.deadline)}">'
+        stamp = now.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        lines.append(f'<p class="clock" id="clock" data-deadline="{_e(clock.deadline)}" data-now="{stamp}">'
                      f'{_e(who)} has until {_e(when)} — <span id="clock-left">{_e(left)}</span></p>')
     sides = sides_line(clock, view.black, view.white) if clock is not None else ""
     if sides and view.status == "in_progress":

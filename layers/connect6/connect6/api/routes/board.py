@@ -53,7 +53,7 @@ def board(game_id: GameId) -> Response[Any]:
             if error.code is not ErrorCode.GAME_NOT_FOUND:
                 raise
             return html_response(game_not_found_page(game_id), 404)
-        page = board_page(view, moves)
+        page = board_page(view, moves, now=service.clock())
         return conditional(headers, etag_of(page, "h"), page, HTML)
     body = dump(service.view(game_id))
     return conditional(headers, etag_of(body), body, JSON)

@@ -42,10 +42,13 @@
     if (h) { return plural(h, "hour") + (m ? " " + plural(m, "minute") : ""); }
     return m ? plural(m, "minute") : "less than a minute";
   }
-  function tick() { // the mover's time left, counted from the deadline and this machine's clock
+  function tick() { // the mover's time left: the service's now (data-now) plus the time since shown
     var clock = document.getElementById("clock"), left = document.getElementById("clock-left");
-    var deadline = clock ? Date.parse(clock.getAttribute("data-deadline") || "") : NaN;
-    if (left && !isNaN(deadline)) { left.textContent = duration((deadline - Date.now()) / 1000); }
+    if (!clock || !left) { return; }
+    if (!clock.c6Shown) { clock.c6Shown = Date.now(); } // this machine's clock only measures time passed
+    var deadline = Date.parse(clock.getAttribute("data-deadline") || "");
+    var now = Date.parse(clock.getAttribute("data-now") || "") + (Date.now() - clock.c6Shown);
+    if (!isNaN(deadline) && !isNaN(now)) { left.textContent = duration((deadline - now) / 1000); }
   }
   function say(text, state) {
     if (!live) { return; }
@@ -169,6 +172,7 @@
     var numbers = byId("rp-numbers");
     if (numbers) { numbers.checked = document.documentElement.classList.contains("show-numbers"); }
     show(at); // a reader at an earlier move stays there
+    tick();
   }
 
   function poll() {
@@ -216,6 +220,7 @@
 
   seen = total();
   show(null);
+  tick();
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && !finished()) { schedule(0); }
   });
