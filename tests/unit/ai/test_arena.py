@@ -17,6 +17,9 @@ import pytest
 from connect6.rules import Position
 from tools.lab import arena, bench_ai
 
+# The arena runs as a module from the repository root, as its README says.
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
 
 def test_elo_of_scores():
     assert arena.elo(0.5) == 0
@@ -192,9 +195,9 @@ def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(t
 def test_an_arena_stopped_by_a_signal_leaves_no_engine_behind(tmp_path):
     slow = f"{sys.executable} {FAKE} --slow --stubborn"
     arena_proc = subprocess.Popen(
-        [sys.executable, str(Path(arena.__file__)), f"fa={slow}", f"fb={slow}", "--games", "2",
+        [sys.executable, "-m", "tools.lab.arena", f"fa={slow}", f"fb={slow}", "--games", "2",
          "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path), "--openings", "lg"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 20
     while len(list(tmp_path.glob("pid-*"))) < 2 and time.time() < deadline:
         time.sleep(0.1)
