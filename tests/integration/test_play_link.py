@@ -291,3 +291,15 @@ def test_the_play_token_is_in_no_event_log_line_or_public_response(
         places = [("event", events), ("log", written), ("table", stored), *(("public", p) for p in public)]
         for where, text in places:
             assert token not in text, where
+
+
+def test_json_clients_get_the_sheet_and_the_platform_errors(api: Api) -> None:
+    _, link = _against_computer(api)
+    json_accept = {"accept": "application/json"}
+    sheet = api.get(link, headers=json_accept)
+    assert sheet.status == 200 and sheet.json["sheet_type"] == "connect6_game_move"
+    played = api.post(link, {"move_number": 1, "stone_1": "h8"}, headers=json_accept)
+    assert played.status == 200 and played.json["move_number"] == 3
+    refused = api.post(link, {"move_number": 3, "stone_1": "h8", "stone_2": "a1"}, headers=json_accept)
+    assert refused.status == 422 and refused.json["error"]["code"] == "illegal_move"
+    assert api.get("/v1/play/" + "B" * 43, headers=json_accept).json["error"]["code"] == "play_link_not_found"

@@ -27,9 +27,19 @@ from connect6.api import http, runtime
 from connect6.api.errors import ApiError
 from connect6.api.models import TOKEN_PATTERN
 from connect6.api.observability import Metric, count, logger, think_time, tracer
-from connect6.api.params import IdempotencyKey
-from connect6.api.responses import HTML, HTML_MEDIA, JSON, page_security_headers
+from connect6.api.params import IDEMPOTENCY_409, IDEMPOTENCY_422, IdempotencyKey
+from connect6.api.responses import (
+    HTML,
+    HTML_MEDIA,
+    JSON,
+    documented,
+    is_form,
+    json_response,
+    page_security_headers,
+    prefers_html,
+)
 from connect6.game.errors import ErrorCode, GameError
+from connect6.game.shapes import MoveSheet
 
 router = APIGatewayHttpRouter()
 
@@ -58,11 +68,13 @@ def _query() -> dict[str, str]:
     return dict(router.current_event.query_string_parameters or {})
 
 
-@router.get("/v1/play/<token>", summary="A player's sheet as a page, from their play link (v1.2)",
-            responses={200: {"description": "the move sheet on your turn, the game while it is not "
-                                            "(the page reloads itself), the recap at the end",
-                             "content": _PAGE_CONTENT},
-                       404: {"description": "play_link_not_found (a page)", "content": _PAGE_CONTENT}})
+@router.get("/v1/play/<token>",
+            summary="A player's sheet from their play link (v1.2): a page; JSON on request",
+            responses=documented(200, MoveSheet, "the page: the move sheet on your turn, the game while it "
+                                 "is not (the page reloads itself), the recap at the end; for Accept: "
+                                 "application/json, the move sheet of the seat the link acts as",
+                                 {404: "play_link_not_found (a page for browsers)"}, html=True,
+                                 html_errors=True))
 @tracer.capture_method
 def play_page(token: str) -> Response[Any]:
     from connect6.pages.play import (
@@ -75,14 +87,19 @@ def play_page(token: str) -> Response[Any]:
         resign_confirm_page,
     )
 
+    html = prefers_html(http.headers(router), default=True)
     if not _TOKEN.fullmatch(token):
+        if not html:
+            raise GameError(ErrorCode.PLAY_LINK_NOT_FOUND, "This play link does not exist.", "token")
         return _not_found()
     try:
         shown = runtime.service().play_view(token)
     except GameError as error:
-        if error.code is ErrorCode.PLAY_LINK_NOT_FOUND:
+        if error.code is ErrorCode.PLAY_LINK_NOT_FOUND and html:
             return _not_found()
         raise
+    if not html:
+        return json_response(shown.sheet)
     action = relative(token)
     if shown.recap is not None:
         return _page(play_recap_page(shown.recap, game_name=shown.game_name), sheet_policy=True)
@@ -154,14 +171,26 @@ def _act(token: str, action: str, form: dict[str, Any]) -> dict[str, str]:
 
 
 @router.post("/v1/play/<token>", summary="Answer from the play link's sheet (a form; 303 back to the page)",
-             responses={303: {"description": "back to the play page (Location: <token>[?refused=<code>|"
-                                             "hint=...|done=...|confirm=resign]), which shows the result"},
-                        404: {"description": "play_link_not_found (a page)", "content": _PAGE_CONTENT}})
+             responses={**documented(200, MoveSheet, "for Accept: application/json: the move sheet after the "
+                                     "action (a refusal is its 4xx error, as on the platform's route)", {
+                                         404: "play_link_not_found",
+                                         409: ("not_your_turn, stale_move, game_over, game_not_started, "
+                                               "hints_not_allowed, undo_not_allowed, nothing_to_undo, "
+                                               f"undo_limit_reached, no_draw_offer, busy; {IDEMPOTENCY_409}"),
+                                         422: f"illegal_move, unknown_phrase; {IDEMPOTENCY_422}"},
+                                     html_errors=True, takes_body=True),
+                        303: {"description": "a form or a browser: back to the play page (Location: "
+                                             "<token>[?refused=<code>|hint=...|done=...|confirm=resign]), "
+                                             "which shows the result", "content": _PAGE_CONTENT}})
 @tracer.capture_method
 def play_answer(token: str, idempotency_key: IdempotencyKey = None) -> Response[Any]:
     from connect6.pages.play import relative
 
+    found = http.headers(router)
+    html = prefers_html(found, default=is_form(found))
     if not _TOKEN.fullmatch(token):
+        if not html:
+            raise GameError(ErrorCode.PLAY_LINK_NOT_FOUND, "This play link does not exist.", "token")
         return _not_found()
     try:
         form = http.body_of(router)
@@ -191,12 +220,20 @@ def play_answer(token: str, idempotency_key: IdempotencyKey = None) -> Response[
             answer = http.idempotent(router, key, body, call)
             query = json.loads(answer.body or "{}") if answer.status_code == 200 else {"refused": "busy"}
         except GameError as error:
+            if not html:
+                raise
             if error.code is ErrorCode.PLAY_LINK_NOT_FOUND:
                 return _not_found()
             query = _refused(error.code.value, error.field, form)
         except ApiError as error:
+            if not html:
+                raise
             query = _refused(error.code, error.field, form)
         logger.info("play", extra={"action": action, "refused": query.get("refused")})
+    if not html:
+        if "refused" in query:
+            raise ApiError(422, query["refused"], "That action is not one of the play form's.", "action")
+        return json_response(runtime.service().play_view(token).sheet)
     location = relative(token) + (f"?{urlencode(query)}" if query else "")
     return Response(status_code=303, content_type=HTML, body="",
                     headers={"Location": location, "Cache-Control": "no-store"})
