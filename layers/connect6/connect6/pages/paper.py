@@ -409,7 +409,8 @@ def move_sheet_pdf(sheet: MoveSheet, *, context: SheetContext | None = None) -> 
     last_text = (f"Last move: {last.move_number}. {last.colour.capitalize()} {' '.join(last.stones)}"
                  if last is not None else "No stone on the board yet: Black opens with one.")
     if playing:
-        paper.line_at(cx, board_top - 1, cw, "Write your stones", 11, bold=True)
+        # Beside the sheet code's small label, which ends this column's top right: kept clear of it.
+        paper.line_at(cx, board_top - 1, cw - 16, "Write your stones", 11, bold=True, minimum=8)
         examples = _free_points(sheet.board_size, sheet.board, 2)
         names = ("Stone 1", "Stone 2") if stones > 1 else ("Your stone",)
         cy = board_top + 11
