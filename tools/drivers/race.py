@@ -5,7 +5,7 @@ and every stored game replayed through the rules at the end.
     python -m tools.drivers.race [URL] [--rounds 100] [--width 30] [--connections 10000]
 
 URL is a running ``make run`` server (http://127.0.0.1:3000); without it the tool starts its own
-(``tools/local/local_api.py --port 0``) and stops it at the end. Each round runs five races, each on a
+(``tools/local/local_api.py --port 0``) and stops it at the end. Each round runs seven races, each on a
 fresh game, ``--width`` requests released at once (every connection is open before any request is
 sent):
 
@@ -15,7 +15,16 @@ sent):
 * ``joins for the last seat``: one seat taken, every request a different person joining;
 * ``redemption vs sweeper``: one invitation, two requests fire the sweeper with its clock 25 hours
   ahead (``POST /_local/sweep``, local only), the rest redeem the invitation now;
-* ``one Idempotency-Key``: the same join with the same key, every request.
+* ``one Idempotency-Key``: the same join with the same key, every request;
+* ``move vs time-out sweep``: a timed game (one hour a move) between two people; one request
+  moves the local clock to just past the mover's deadline and sweeps (``POST /_local/sweep``), the
+  rest are the mover's different first moves: either one move lands and the game goes on, or the
+  game is lost on time (the other side the winner, finished at the deadline, the stored write's
+  events one ``game_finished`` with ``end_reason: time``), never both and never neither;
+* ``pause vs move``: a timed game; one request pauses it, the rest are the mover's different
+  first moves: at most one lands, and only before the pause (the pause's own answer shows it), the
+  rest are refused (``game_paused`` after the pause); the game stays paused with its clock standing,
+  and a resume lets it go on.
 
 Invariants: exactly one winner per race (one applied turn, one seated joiner, the invitation either
 redeemed once or released once, one join behind the key), every loser a 4xx with the expected code
@@ -37,12 +46,19 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from tools.local.client import Reply, Request, call, check_all_games, server_at, together
 
 SWEEP_AHEAD_S = 25 * 3600  # past the 24-hour hold
+# The clock races' games: one hour a move. Before the race the local clock is moved ten minutes on,
+# so a move that lands starts the other side's hour well after the instant the sweep is moved to.
+TIMED = {"kind": "per_move", "hours": 1}
+BANK = {"kind": "bank", "initial_hours": 240, "increment_hours": 36, "max_hours": 240}
+CLOCK_LEAD_S = 600
+PAST_DEADLINE_S = 0.2  # the sweep's instant, after the mover's deadline
 
 
 @dataclass
@@ -106,7 +122,118 @@ class Races:
                 for top, row in enumerate(rows) for col, ch in enumerate(row) if ch == "."]
         return [free[2 * i: 2 * i + 2] for i in range(count)]
 
+    def timed_game(self, kind: str, round_: int, control: dict[str, Any]) -> tuple[str, str]:
+        """A started timed game between two people: (game id, the mover's player id), or ("", "")."""
+        game_id = f"race-{self.run_id}-{round_}-{kind}"
+        self.setup("PUT", f"/v1/games/{game_id}", {"game_name": f"Race {kind} {round_}",
+                                                  "time_control": control})
+        players = f"/v1/games/{game_id}/players"
+        ana = self.setup("POST", players, {"name": "Ana", "email": "ana@example.com"}).parsed or {}
+        ben = self.setup("POST", players, {"name": "Ben", "email": "ben@example.com"}).parsed or {}
+        started = ben.get("game") or {}
+        if started.get("status") != "in_progress" or not (started.get("clock") or {}).get("deadline"):
+            self.setup_problems.append(f"{game_id}: did not start with a running clock: {started}")
+            return "", ""
+        by_name = {"Ana": str(ana.get("player_id")), "Ben": str(ben.get("player_id"))}
+        return game_id, by_name[started["black"]["name"]]
+
+    def first_moves(self, game_id: str, count: int) -> list[list[str]]:
+        return [[pair[0]] for pair in self.empty_pairs(game_id, count)]
+
+    def stored_outbox(self, game_id: str) -> list[tuple[str, dict[str, Any]]]:
+        """The events of the stored game's last write (its ``outbox``), read from the table."""
+        import boto3
+
+        from connect6.game.events import decode_outbox
+
+        info = call(self.base, "GET", "/_local/info").json
+        client = boto3.client("dynamodb", region_name=info["region"], endpoint_url=info["dynamodb_endpoint"],
+                              aws_access_key_id="testing", aws_secret_access_key="testing")
+        table = next(iter(info["tables"].values()))
+        item = client.get_item(TableName=table, Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}},
+                               ConsistentRead=True).get("Item") or {}
+        text = (item.get("outbox") or {}).get("S")
+        return [(event.detail_type, event.detail) for event in decode_outbox(text)] if text else []
+
     # -- the races
+
+    def move_vs_timeout(self, round_: int) -> None:
+        game_id, black = self.timed_game("clock", round_, TIMED)
+        if not game_id:
+            return
+        self.setup("POST", f"/_local/sweep?shift_seconds={CLOCK_LEAD_S}")
+        view = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
+        deadline_text = str((view.get("clock") or {}).get("deadline") or "")
+        info = call(self.base, "GET", "/_local/info").parsed or {}
+        now_text = str((info.get("clock") or {}).get("now") or "")
+        if not deadline_text or not now_text:
+            self.setup_problems.append(f"{game_id}: no deadline ({view.get('clock')}) or no server clock")
+            return
+        deadline, now = _moment(deadline_text), _moment(now_text)
+        shift = max((deadline - now).total_seconds(), 0.0) + PAST_DEADLINE_S
+        moves = self.first_moves(game_id, self.width - 1)
+        path = f"/v1/games/{game_id}/players/{black}/moves"
+        replies = together([Request(self.base, "POST", f"/_local/sweep?shift_seconds={shift:.3f}")]
+                           + [Request(self.base, "POST", path, {"move_number": 1, "stones": stones})
+                              for stones in moves])
+        sweep, move_replies = replies[0], replies[1:]
+        landed = [i for i, r in enumerate(move_replies) if r.status == 200]
+        after = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
+        timed_out = after.get("status") == "completed" and after.get("end_reason") == "time"
+        problems = []
+        if len(landed) + int(timed_out) != 1:
+            problems.append(f"{len(landed)} moves landed and lost on time: {timed_out} "
+                            f"(status {after.get('status')}, end {after.get('end_reason')})")
+        problems += self.losers_only(move_replies, 200, {"stale_move", "not_your_turn", "game_over"})
+        if sweep.status != 200 or not all(r.get("ok") for r in (sweep.parsed or {}).get("results") or []):
+            problems.append(f"the sweep failed: {sweep.describe()}")
+        events = self.stored_outbox(game_id)
+        finished = [detail for kind, detail in events if kind == "game_finished"]
+        if timed_out:
+            if after.get("move_count") != 0 or (after.get("winner") or {}).get("colour") != "white":
+                problems.append(f"lost on time but move_count {after.get('move_count')}, "
+                                f"winner {after.get('winner')}")
+            if len(finished) != 1 or finished[0].get("end_reason") != "time":
+                problems.append(f"lost on time but the stored write's events are {events}")
+        elif len(landed) == 1:
+            if after.get("status") != "in_progress" or after.get("move_count") != 1:
+                problems.append(f"the move landed but the game is {after.get('status')} at "
+                                f"{after.get('move_count')} moves")
+            elif (after.get("last_move") or {}).get("stones") != moves[landed[0]]:
+                problems.append(f"stored {after.get('last_move')}, accepted {moves[landed[0]]}")
+            if finished:
+                problems.append(f"the move landed and the game finished too: {events}")
+        self.record("move vs time-out sweep", replies, problems)
+
+    def pause_vs_move(self, round_: int) -> None:
+        game_id, black = self.timed_game("pause", round_, BANK)
+        if not game_id:
+            return
+        moves = self.first_moves(game_id, self.width - 1)
+        path = f"/v1/games/{game_id}/players/{black}/moves"
+        replies = together([Request(self.base, "POST", f"/v1/games/{game_id}/pause")]
+                           + [Request(self.base, "POST", path, {"move_number": 1, "stones": stones})
+                              for stones in moves])
+        pause, move_replies = replies[0], replies[1:]
+        landed = [i for i, r in enumerate(move_replies) if r.status == 200]
+        paused_view = pause.parsed or {}
+        problems = [] if len(landed) <= 1 else [f"{len(landed)} moves landed"]
+        problems += self.losers_only(move_replies, 200, {"stale_move", "not_your_turn", "game_paused"})
+        if pause.status != 200 or paused_view.get("paused") is not True:
+            problems.append(f"the pause failed: {pause.describe()}")
+        elif paused_view.get("move_count") != len(landed):
+            problems.append(f"a move landed while paused: the pause saw {paused_view.get('move_count')} "
+                            f"moves, {len(landed)} landed")
+        after = call(self.base, "GET", f"/v1/games/{game_id}/board").parsed or {}
+        if after.get("paused") is not True or (after.get("clock") or {}).get("deadline") is not None:
+            problems.append(f"not paused with its clock standing after the race: {after.get('clock')}")
+        if after.get("move_count") != len(landed):
+            problems.append(f"move_count {after.get('move_count')}, {len(landed)} moves landed")
+        resumed = call(self.base, "POST", f"/v1/games/{game_id}/resume")
+        if resumed.status != 200 or (resumed.parsed or {}).get("paused") is not False:
+            problems.append(f"the resume failed: {resumed.describe()}")
+        self.record("pause vs move", replies, problems)
+
 
     def turns(self, round_: int) -> None:
         """Both seats submit move 2 (only White may); then Black alone submits move 3 many ways."""
@@ -265,7 +392,13 @@ class Races:
             self.last_seat(round_)
             self.redemption_vs_sweeper(round_)
             self.idempotency_key(round_)
+            self.move_vs_timeout(round_)
+            self.pause_vs_move(round_)
             progress(round_)
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,7 +449,7 @@ def connection_burst(base_url: str, count: int, timeout: float = 120.0) -> Count
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("url", nargs="?", help="a running local server (default: start one)")
-    parser.add_argument("--rounds", type=int, default=100, help="rounds of the five races (default 100)")
+    parser.add_argument("--rounds", type=int, default=100, help="rounds of the seven races (default 100)")
     parser.add_argument("--width", type=int, default=30,
                         help="requests released at once per race (20–50; default 30)")
     parser.add_argument("--connections", type=int, default=0,

@@ -327,7 +327,7 @@ def replay_problems(item: dict[str, Any], view: dict[str, Any] | None) -> list[s
     elif position.draw:
         if status != "draw":
             problems.append(f"the board is full; stored status {status}")
-    elif status == "completed" and item.get("end_reason") not in ("resigned",):
+    elif status == "completed" and item.get("end_reason") not in ("resigned", "time"):  # v1.2: on time
         problems.append(f"completed ({item.get('end_reason')}) without six on the board")
     elif status == "draw" and item.get("end_reason") != "agreed":
         problems.append(f"draw ({item.get('end_reason')}) on a board that is not full")
