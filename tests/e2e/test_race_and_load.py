@@ -13,16 +13,18 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 def test_race_five_rounds_every_invariant_holds(capsys: pytest.CaptureFixture[str]) -> None:
     from tools.drivers import race
 
-    # When five rounds of the five races run, 20 requests at once, then 300 connections at once
+    # When five rounds of every race run (the two clock races of v1.2 among them), 20 requests at
+    # once, then 300 connections at once
     status = race.main(["--rounds", "5", "--width", "20", "--connections", "300"])
     out = capsys.readouterr().out
     # Then every race ran five times and held every time; the games replay; no connection was lost
     assert status == 0, out
     rows = re.findall(r"^(.+?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\dxx", out, re.M)
-    assert len(rows) == 5, out
+    assert len(rows) == 8, out
+    assert {"move vs time-out sweep", "pause vs move"} <= {name.strip() for name, *_ in rows}, out
     assert all((rounds, held, violated) == ("5", "5", "0") for _, rounds, _, held, violated in rows), out
     games = int(re.search(r"replay: (\d+) stored games", out).group(1))
-    assert games == 20 and "0 inconsistencies" in out, out
+    assert games == 36 and "0 inconsistencies" in out, out  # 7 games a round, and the server's first game
     assert "connections: 300 opened at once: answered 300" in out, out
 
 
