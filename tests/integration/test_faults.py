@@ -1,10 +1,10 @@
 """Faults on every write path, through the handlers on moto.
 
 For each write path (run set-up, join alone / with the computer / with an invitation, redeem, a
-move with and without the computer's reply, resign, draw, the sweeper; the hint: its read and the
-write of its counter) and each fault DynamoDB can end a call with after the client's retries
-(throttling in its four forms, an internal error, three kinds of timeout, and a lost response after
-a write that landed):
+move with and without the computer's reply, resign, draw, the sweeper (holds, and v1.2's clocks: a
+loss on time, a reminder), pause and cancel; the hint: its read and the write of its counter)
+and each fault DynamoDB can end a call with after the client's retries (throttling in its four
+forms, an internal error, three kinds of timeout, and a lost response after a write that landed):
 
 - the caller gets 503 ``service_unavailable`` with ``Retry-After`` (the sweeper's run fails and is
   retried by its schedule);
@@ -133,6 +133,51 @@ def _sweep(w: World) -> Reply:
     return Reply(200, {}, str(result["released"]).encode())
 
 
+TIMED = {"kind": "per_move", "hours": 1}
+
+
+def _timed(w: World) -> None:
+    """A started game between two people on a clock of one hour a move (Black, Ana, to move). The
+    earlier cases' timed games are settled first (their clocks run out two hours on, and a sweep
+    stores that), so this case's game is the only one its sweep finds due."""
+    w.clock.now += timedelta(hours=2)
+    _scheduled(w)
+    w.aws.drain()
+    reply = w.api.put(f"/v1/games/{w.game}", {"game_name": "Faults", "time_control": TIMED})
+    assert reply.status == 201
+    w.context["ana"] = _join(w, "Ana").json["player_id"]
+    w.context["ben"] = _join(w, "Ben").json["player_id"]
+
+
+def _out_of_time(w: World) -> None:
+    _timed(w)
+    w.clock.now += timedelta(hours=1, seconds=1)
+
+
+def _reminder_due(w: World) -> None:
+    _timed(w)
+    w.clock.now += timedelta(minutes=31)  # half of a short per-move time left: the reminder is due
+
+
+def _scheduled(w: World) -> dict[str, Any]:
+    (function,) = scheduled_functions()
+    return dict(handler_module(function).lambda_handler({"id": "sweep", "source": "aws.scheduler"},
+                                                        FakeContext()))
+
+
+def _sweep_clocks(w: World) -> Reply:
+    """The same scheduled run; its answer is the games it ended on time."""
+    return Reply(200, {}, str(_scheduled(w)["timed_out"]).encode())
+
+
+def _sweep_reminders(w: World) -> Reply:
+    return Reply(200, {}, str(_scheduled(w)["reminded"]).encode())
+
+
+def _control(action: str) -> Callable[[World], Reply]:
+    return lambda w: w.api.post(f"/v1/games/{w.game}/{action}")
+
+
 def _move(w: World) -> Reply:
     return w.api.post(f"/v1/games/{w.game}/players/{w.context['ana']}/moves",
                       {"move_number": 1, "stones": ["h8"]})
@@ -168,6 +213,12 @@ PATHS: dict[str, Path] = {
     "draw": Path(_offered, lambda w: w.api.post(f"/v1/games/{w.game}/players/{w.context['ben']}/draw",
                                                 {"action": "accept"}), "put_item", 200, 200),
     "sweeper": Path(_due, _sweep, "put_item", 200, 200),
+    # v1.2: the clock sweep storing a loss on time (game_finished) and sending a reminder
+    "clock_sweep_time": Path(_out_of_time, _sweep_clocks, "put_item", 200, 200),
+    "clock_sweep_reminder": Path(_reminder_due, _sweep_reminders, "put_item", 200, 200),
+    # v1.2: the platform's pause and cancel (idempotent: re-sent after a lost response, the view again)
+    "pause": Path(_timed, _control("pause"), "put_item", 200, 200),
+    "cancel": Path(_timed, _control("cancel"), "put_item", 200, 200),
     "hint": Path(_against_computer,
                  lambda w: w.api.get(f"/v1/games/{w.game}/players/{w.context['ana']}/hint"),
                  "get_item", 200, 200),
@@ -182,10 +233,13 @@ PATHS: dict[str, Path] = {
 }
 
 
+SWEEPS = (_sweep, _sweep_clocks, _sweep_reminders)  # scheduled runs: a fault fails the run itself
+
+
 def _send_faulted(w: World, path: Path) -> Reply | Exception:
-    if path.send is _sweep:
+    if path.send in SWEEPS:
         try:
-            return _sweep(w)
+            return path.send(w)
         except Exception as error:  # the scheduled run fails; its schedule retries it
             return error
     return path.send(w)
@@ -241,7 +295,7 @@ def _one_fault(world: World, path: Path, fault: Any, case: str) -> None:
     assert again.status == (path.after_lost if landed else path.ok), (case, again.text)
     if again.status == 409:
         assert again.error["code"] in ("already_joined", "invite_already_used", "nothing_to_undo"), case
-    if path.send is _sweep:  # seats released by this run: none when the faulted run's write had landed
+    if path.send in SWEEPS:  # what this run did: nothing when the faulted run's write had landed
         assert again.text == ("0" if landed else "1"), case
     # And the change is stored once, and each of its events delivered exactly once
     ids = world.event_ids()
@@ -269,7 +323,7 @@ def test_the_client_absorbs_throttling_errors_timeouts_and_a_lost_response_by_it
         assert fired == planned, faults
         expected = (path.absorbed or path.ok) if "lost" in faults else path.ok
         assert reply.status == expected, (faults, reply.text)
-        if path.send is _sweep:
+        if path.send in SWEEPS:
             assert reply.text == "1", faults
         assert world.games() != games_before, faults
         ids = world.event_ids()
