@@ -85,10 +85,17 @@ def test_the_sweeper_runs_on_demand_with_its_clock_ahead(server: LocalServer) ->
     # When the sweeper fires now, and then as if 25 hours had passed
     now = server.request("POST", "/_local/sweep")
     later = server.request("POST", "/_local/sweep?shift_seconds=90000")
-    # Then only the second releases the seat; requests keep the real time (the link says expired
-    # because the seat is gone, not because the clock moved for everyone)
-    assert now.status == 200 and [r["result"] for r in now.json["results"]] == [{"released": 0}]
+    # Then only the second releases the seat (the one sweep also moves legacy holds and sweeps the
+    # clocks: none here), and the clock stays moved on for every later request (v1.2)
+    idle = {"released": 0, "legacy_holds_moved": 0, "timed_out": 0, "reminded": 0}
+    assert now.status == 200 and [r["result"] for r in now.json["results"]] == [idle]
     assert later.status == 200 and later.json["results"][0]["result"]["released"] >= 1
+    offset = now.json["clock"]["offset_seconds"]
+    assert later.json["clock"]["offset_seconds"] == offset + 90000
+    assert server.request("GET", "/_local/info").json["clock"]["offset_seconds"] == offset + 90000
+    # A shift that would move the clock back, or is not a number of seconds, is refused
+    for bad in ("-1", "nan", "inf", "x", "1e12"):
+        assert server.request("POST", f"/_local/sweep?shift_seconds={bad}").status == 422, bad
     assert server.request("GET", f"/v1/games/{game_id}/join-sheet").json["open_seats"] == 1
     assert server.request("POST", url, {}).json["error"]["code"] == "invite_expired"
     # And the local-only routes are in neither the template's routes nor the OpenAPI document
