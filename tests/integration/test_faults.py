@@ -190,7 +190,7 @@ class Path:
     operation: str  # the store call the fault hits
     ok: int  # the status of a success
     after_lost: int  # the status of the re-send when the first write landed unseen
-    skip: int = 0  # calls of the operation let through before the fault (the join's invitation index)
+    skip: int = 0  # calls of the operation let through before the fault (index items written first)
     emits: bool = True  # the change has events (a run, or a first seat taken, has none)
     absorbed: int | None = None  # the status when the client's own retry re-sent a write that had landed
 
@@ -198,14 +198,18 @@ class Path:
 PATHS: dict[str, Path] = {
     "run": Path(lambda w: None, lambda w: w.api.put(f"/v1/games/{w.game}", {"game_name": "Faults"}),
                 "put_item", 201, 200, emits=False, absorbed=200),
-    "join": Path(_run, lambda w: _join(w, "Ana"), "put_item", 201, 409, emits=False),
+    # A join or redemption first writes the seat's play-link index item (and a join with an
+    # invitation the invitation's), then the game: ``skip`` lets those through so the fault hits the
+    # game write; "join_play_index" faults the index item itself.
+    "join": Path(_run, lambda w: _join(w, "Ana"), "put_item", 201, 409, skip=1, emits=False),
+    "join_play_index": Path(_run, lambda w: _join(w, "Ana"), "put_item", 201, 201, emits=False),
     "join_computer": Path(_run, lambda w: _join(w, "Ana", {"kind": "computer", "level": "easy"}),
-                          "put_item", 201, 409),
+                          "put_item", 201, 409, skip=1),
     "join_invite": Path(_run, lambda w: _join(w, "Ana", {"kind": "invite", "name": "Ben",
                                                          "email": "ben@example.com"}), "put_item", 201, 409,
-                        skip=1, emits=False),
+                        skip=2, emits=False),
     "redeem": Path(_invited, lambda w: w.api.post(f"/v1/invites/{w.context['token']}", {"name": "Ben"}),
-                   "put_item", 201, 409),
+                   "put_item", 201, 409, skip=1),
     "move": Path(_two_humans, _move, "put_item", 200, 200),
     "move_computer_reply": Path(_against_computer, _move, "put_item", 200, 200),
     "resign": Path(_two_humans, lambda w: w.api.post(f"/v1/games/{w.game}/players/{w.context['ben']}/resign"),
