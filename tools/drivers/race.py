@@ -369,7 +369,7 @@ class Races:
         pairs = self.empty_pairs(game_id, self.width)
         sent = [(mover if i % 2 == 0 else started["black"]["name"], pair) for i, pair in enumerate(pairs)]
         replies = together([Request(self.base, "POST", links[name],
-                                    {"move_number": "2", "stone_1": pair[0], "stone_2": pair[1]})
+                                    form={"move_number": "2", "stone_1": pair[0], "stone_2": pair[1]})
                             for name, pair in sent])
         refused = [r.status == 303 and "refused=" in r.headers.get("location", "") for r in replies]
         landed = [i for i, r in enumerate(replies) if r.status == 303 and not refused[i]]

@@ -95,13 +95,18 @@ class Request:
     batch can connect first and then send at one instant."""
 
     def __init__(self, base_url: str, method: str, path: str, body: Any = None,
-                 headers: dict[str, str] | None = None, timeout: float = 120.0) -> None:
+                 headers: dict[str, str] | None = None, timeout: float = 120.0, *,
+                 form: dict[str, str] | None = None) -> None:
         parts = urlsplit(base_url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.method, self.path, self.body = method, path, body
-        self.headers = {"Accept": "application/json", **(headers or {})}
+        self.method, self.path, self.body, self.form = method, path, body, form
+        # A form is sent as a browser sends it (its answer is a page); a body as JSON.
+        accept = "text/html" if form is not None else "application/json"
+        self.headers = {"Accept": accept, **(headers or {})}
         if body is not None:
             self.headers.setdefault("Content-Type", "application/json")
+        elif form is not None:
+            self.headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
         self.timeout = timeout
         self.connection: http.client.HTTPConnection | None = None
         self.failed: str | None = None
@@ -119,7 +124,8 @@ class Request:
         if self.failed:
             return Reply(0, failure=self.failed)
         assert self.connection is not None
-        data = json.dumps(self.body).encode() if self.body is not None else None
+        data = (json.dumps(self.body).encode() if self.body is not None
+                else urlencode(self.form).encode() if self.form is not None else None)
         started = time.perf_counter()
         try:
             self.connection.request(self.method, self.path, body=data, headers=self.headers)
