@@ -70,5 +70,8 @@ def test_no_client_input_yields_a_5xx(api: Api, data: Any) -> None:
         return  # API Gateway itself answers paths no route matches
     reply = api.request(route.method, path, body, headers=sent)
     assert reply.status < 500, (route.method, path, body, sent, reply.text)
+    if route.method == "HEAD":  # v1.2: as GET, without the body
+        assert reply.body == b"", (path, sent)
+        return
     if reply.status >= 400 and reply.headers.get("content-type", "").startswith("application/json"):
         assert set(reply.json) == {"error"} and set(reply.json["error"]) == {"code", "message", "field"}
