@@ -33,6 +33,9 @@ EXPECTED = {
     "04a_invite_head": 200, "08a_board_head": 200, "09c_board_svg_head": 200, "09d_moves_head": 200,
     # The story is a game between two people: hints and undo are refused there (409)
     "10_hint": 409, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200, "17_undo": 409,
+    # v1.2: Ana's play link (her sheet as a page; a hint asked through it is refused between people and
+    # sent back to the page), the platform pausing and resuming the run, and a cancel after the end
+    "06a_play_get": 200, "06b_play_post": 303, "11a_pause": 200, "11b_resume": 200, "18_cancel": 409,
 }
 
 
@@ -58,7 +61,7 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
         if event.get("source") == "aws.scheduler":
             (function,) = scheduled_functions()
             result = handler_module(function).lambda_handler(event, FakeContext())
-            assert result == {"released": 0}
+            assert result == {"released": 0, "legacy_holds_moved": 0, "timed_out": 0, "reminded": 0}
             continue
         route, _params = api.route(event["requestContext"]["http"]["method"], event["rawPath"])
         assert event["routeKey"] == f"{route.method} {route.path}"
@@ -66,10 +69,11 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
         assert result["statusCode"] == EXPECTED[path.stem], (path.name, result.get("body"))
         if route.method == "HEAD":
             assert result["body"] == "" and result["headers"].get("Content-Type"), path.name
-    # The samples told a whole story: Ana invited Ben, opened offering a draw (Ben declined), then resigned
+    # The samples told a whole story: Ana invited Ben, opened offering a draw (Ben declined), the
+    # platform paused and resumed the run, then Ana resigned
     events = sorted(e["detail-type"] for e in aws.drain())
-    assert events == ["draw_offered", "game_finished", "game_started", "invite_redeemed", "turn_ready",
-                      "turn_ready"]
+    assert events == ["draw_offered", "game_finished", "game_paused", "game_resumed", "game_started",
+                      "invite_redeemed", "turn_ready", "turn_ready"]
 
 
 def test_the_stream_sample_publishes_its_outbox(aws: Published) -> None:

@@ -51,7 +51,9 @@ def service() -> GameService:
                                    "board_size": config.board_size}
         if "token_factory" not in _overrides:
             options["invite_token"] = invite_tokens().token_for
-            options["play_token"] = invite_tokens().play_token_for
+        # A play token is always derived from its player id: a fixed token_factory (tests) would give
+        # every seat the same link, and the second seat's play index entry would never be written.
+        options["play_token"] = invite_tokens().play_token_for
         options.update(_overrides)
         # Its computer's budget is capped by the current invocation's remaining time (api/deadline.py).
         _service = DeadlineBoundService(store, **options)
