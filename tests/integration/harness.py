@@ -69,6 +69,11 @@ def routes() -> tuple[Route, ...]:
     return tuple(service().routes)
 
 
+# What the one scheduled sweep answers when it had nothing to do (holds released, legacy holds moved
+# to their shards, games lost on time, reminders sent).
+NOTHING_SWEPT = {"released": 0, "legacy_holds_moved": 0, "timed_out": 0, "reminded": 0}
+
+
 def scheduled_functions() -> list[str]:
     return [fn.logical_id for fn in service().functions if fn.schedules]
 

@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 from connect6.api import runtime
 from tests.integration.conftest import aws_environment
 from tests.integration.harness import (
+    NOTHING_SWEPT,
     REGION,
     TEST_BUS,
     Api,
@@ -177,7 +178,7 @@ def test_redemption_racing_the_sweeper_exactly_one_wins(server: ThreadClock) -> 
         assert view["status"] == ("in_progress" if won_by_invitee else "waiting_for_players")
         assert view["seats"][1]["state"] == ("taken" if won_by_invitee else "open")
         # The sweeper has nothing left to do either way
-        assert sweeper.lambda_handler({"source": "aws.scheduler"}, FakeContext()) == {"released": 0}
+        assert sweeper.lambda_handler({"source": "aws.scheduler"}, FakeContext()) == NOTHING_SWEPT
         outcomes.append(won_by_invitee)
 
 

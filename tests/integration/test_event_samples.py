@@ -11,6 +11,7 @@ from pathlib import Path
 from connect6.api import runtime
 from tests.integration.conftest import Published
 from tests.integration.harness import (
+    NOTHING_SWEPT,
     ROOT,
     Api,
     FakeContext,
@@ -61,7 +62,7 @@ def test_every_handler_runs_on_its_sample(aws: Published) -> None:
         if event.get("source") == "aws.scheduler":
             (function,) = scheduled_functions()
             result = handler_module(function).lambda_handler(event, FakeContext())
-            assert result == {"released": 0, "legacy_holds_moved": 0, "timed_out": 0, "reminded": 0}
+            assert result == NOTHING_SWEPT
             continue
         route, _params = api.route(event["requestContext"]["http"]["method"], event["rawPath"])
         assert event["routeKey"] == f"{route.method} {route.path}"

@@ -16,7 +16,7 @@ from connect6.records import parse_label, point_label, split_labels
 from connect6.rules import Colour, Position
 from tests.clock import Clock
 from tests.integration.conftest import Published
-from tests.integration.harness import Api, FakeContext, handler_module, scheduled_functions
+from tests.integration.harness import NOTHING_SWEPT, Api, FakeContext, handler_module, scheduled_functions
 from tests.unit.game.test_moves import draw_turns
 
 RUN = "/v1/games/run-42"
@@ -188,8 +188,9 @@ def test_an_expired_invitation(api: Api, aws: Published) -> None:
     # And the scheduled sweeper releases it for good, once
     (function,) = scheduled_functions()
     sweeper = handler_module(function)
-    assert sweeper.lambda_handler({"source": "aws.scheduler"}, FakeContext()) == {"released": 1}
-    assert sweeper.lambda_handler({"source": "aws.scheduler"}, FakeContext()) == {"released": 0}
+    schedule = {"source": "aws.scheduler"}
+    assert sweeper.lambda_handler(schedule, FakeContext()) == {**NOTHING_SWEPT, "released": 1}
+    assert sweeper.lambda_handler(schedule, FakeContext()) == NOTHING_SWEPT
     assert aws.of_type("invite_expired")[0]["invitee_name"] == "Ben"
     # A newcomer takes the seat and the game starts
     cy = api.post(f"{RUN}/players", {"name": "Cy", "email": "cy@example.com"})
