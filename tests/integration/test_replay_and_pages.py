@@ -154,7 +154,10 @@ def test_an_accepted_invitation_shows_the_seat_not_an_error(api: Api) -> None:
         assert "You&#x27;re in, Benjamin!" in body and "already" not in body
         assert '<strong id="colour">White</strong>' in body and "Sunday club" in body
         assert body.count("is yours") == 0
-        assert "When it is your turn, the platform sends you your move sheet." in body
+        # (v1.2: the page has his play link, so it sends him there rather than to the platform's sheet)
+        assert "Press Play now: your page follows the game and shows your move sheet when it is your turn." \
+            in body
+        assert 'id="play-now" href="../play/' in body
     # And the link opened later says who accepted it
     later = api.get(path, headers={"Accept": "text/html"})
     assert later.status == 200 and "Benjamin accepted this invitation" in later.text

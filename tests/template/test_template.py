@@ -44,6 +44,12 @@ CONTRACT_ROUTES: dict[tuple[str, str], str] = {
     ("HEAD", "/v1/games/{game_id}/board"): "NONE",
     ("HEAD", "/v1/games/{game_id}/board.svg"): "NONE",
     ("HEAD", "/v1/games/{game_id}/moves"): "NONE",
+    # v1.2: the play link (the secret link is the credential) and the platform's run control
+    ("GET", "/v1/play/{token}"): "NONE",
+    ("POST", "/v1/play/{token}"): "NONE",
+    ("POST", "/v1/games/{game_id}/pause"): "AWS_IAM",
+    ("POST", "/v1/games/{game_id}/resume"): "AWS_IAM",
+    ("POST", "/v1/games/{game_id}/cancel"): "AWS_IAM",
 }
 
 
