@@ -39,6 +39,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     clocks = service.sweep_clocks(budget_s=max(1.0, min(40.0, remaining_s - 10)))
     logger.info("sweep", extra={"released": released, "legacy_holds_moved": migrated,
                                 "timed_out": clocks.timed_out, "reminded": clocks.reminded,
-                                "clocks_examined": clocks.examined, "schedule": event.get("id")})
+                                "clocks_examined": clocks.examined,
+                                "clocks_stopped_early": clocks.stopped_early, "schedule": event.get("id")})
     return {"released": released, "legacy_holds_moved": migrated, "timed_out": clocks.timed_out,
             "reminded": clocks.reminded}

@@ -19,7 +19,8 @@ IGNORE_NAMES = [
     "model_config",  # pydantic reads it
     "lambda_handler",  # the template names it
 ]
-IGNORE_DECORATORS = ["@app.exception_handler", "@field_validator"]
+# A route function is called by the resolver its router is included in, never by name.
+IGNORE_DECORATORS = ["@app.exception_handler", "@field_validator", "@router.*"]
 # (file relative to the repository, name): kept on purpose.
 KEPT = {
     # Overrides Powertools' property of the same name.
