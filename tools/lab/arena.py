@@ -3,14 +3,19 @@
 
 Every game starts from an opening sent to both engines with ``black``/``white``; each opening is
 played twice with the colours swapped. Openings are either random (the first two or three turns
-placed at random near the centre; the default) or, with ``--openings lg``, the first 1–3 turns of
+placed at random near the centre; the default), with ``--openings lg`` the first 1–3 turns of
 a Little Golem expert game from tests/data/littlegolem/games.jsonl, chosen reproducibly by the
 seed and, with ``--symmetry``, turned by one of the board's 8 symmetries (distinct up to
-symmetry). Every answer is checked with ``connect6.rules``: an illegal or missing answer loses
-the game. At the end the arena prints the score, the Elo difference with a 95 % confidence
-interval, how the openings played with both colours went (won both, split, lost both), and the
-time per move (median, p99, max) of each engine, measured from sending the command to reading
-the ``move`` line.
+symmetry), or with ``--openings centre`` the one Black stone at the centre for every game (the
+same opening repeated: whether an engine plays the same game every time). Every game has its
+own seed (``--seed`` and the game's number): ``ours:`` engines get it as ``--seed``, and a
+command's ``{seed}`` is replaced by it, so a game can be replayed and two games from one
+opening need not be the same. Every answer is checked with ``connect6.rules``: an illegal or
+missing answer loses the game. At the end the arena prints the score, the Elo difference with a
+95 % confidence interval, how the openings played with both colours went (won both, split, lost
+both), how many games differ (move for move and up to symmetry, per colour), and the time per
+move (median, p99, max) of each engine, measured from sending the command to reading the
+``move`` line.
 
 Engines are commands (shell words, ``{size}`` is replaced by the board size) or shorthands:
 ``ours:LEVEL`` (this repository's engine) and ``baseline:LEVEL`` (the frozen earlier version in
@@ -18,6 +23,8 @@ tools/lab/baseline_engine/); ``NAME=COMMAND`` gives an engine a short label. Per
 the first, ``-b`` for the second):
 
 * ``--cwd-a DIR`` – the engine's working directory (default: the repository root);
+* ``--layer-a DIR`` – for an ``ours:`` engine, the layer folder (``…/layers/connect6``) to import
+  the engine from instead of this tree's, e.g. a compiled snapshot of another commit;
 * ``--setup-a CMD`` – a protocol line sent before every game (repeatable, e.g. ``depth 4``);
 * ``--time-a MS`` – shorthand for ``--setup-a "time MS"``.
 
@@ -94,15 +101,23 @@ def split_label(spec: str) -> tuple[str, str]:
     return spec, spec
 
 
-def expand(spec: str, size: int, clock: str = "wall") -> list[str]:
-    """An engine spec as a command line (``clock``: what ``ours:`` engines measure budgets in)."""
+def expand(spec: str, size: int, clock: str = "wall", layer: Path | None = None) -> list[str]:
+    """An engine spec as a command line (``clock``: what ``ours:`` engines measure budgets in;
+    ``layer``: the layer folder an ``ours:`` engine imports, default this tree's). ``{seed}`` is
+    left for :func:`play_game` to fill in per game."""
     if spec.startswith("ours:"):
-        return [sys.executable, "-m", "connect6.ai.protocol", "--size", str(size),
-                "--level", spec.split(":", 1)[1], "--clock", clock]
+        cmd = [sys.executable, "-m", "connect6.ai.protocol", "--seed", "{seed}", "--size", str(size),
+               "--level", spec.split(":", 1)[1], "--clock", clock]
+        return ["env", f"PYTHONPATH={layer.resolve()}", *cmd] if layer is not None else cmd
     if spec.startswith("baseline:"):
         return [sys.executable, str(ROOT / "tools" / "lab" / "baseline_engine" / "main.py"),
                 "--size", str(size), "--level", spec.split(":", 1)[1]]
     return [w.replace("{size}", str(size)) for w in shlex.split(spec)]
+
+
+def game_seed(seed: int, game_no: int) -> int:
+    """The seed of one game of an arena run with ``--seed seed``."""
+    return seed * 100_003 + game_no
 
 
 def _env_for(cmd: list[str]) -> dict[str, str] | None:
@@ -342,11 +357,14 @@ def position_lines(turns: Sequence[tuple[int, ...] | list[int]], size: int) -> l
 def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list[list[int]],
               size: int, move_timeout: float, max_turns: int, log_dir: Path | None,
               game_no: int, setup: dict[str, list[str]], cwds: dict[str, Path | None] | None = None,
-              quit_grace: float = 3.0) -> GameRecord:
+              quit_grace: float = 3.0, seed: int | None = None) -> GameRecord:
+    """One game; ``seed`` (default: the game's number) replaces ``{seed}`` in the commands."""
+    seed = game_no if seed is None else seed
     logs = {lab: (log_dir / f"g{game_no:03d}-{lab.replace(':', '_')}.log" if log_dir else None)
             for lab in (black, white)}
     cwds = cwds or {}
-    procs = {lab: EngineProcess(specs[lab], logs[lab], cwds.get(lab), quit_grace) for lab in (black, white)}
+    procs = {lab: EngineProcess([w.replace("{seed}", str(seed)) for w in specs[lab]], logs[lab],
+                                cwds.get(lab), quit_grace) for lab in (black, white)}
     times: dict[str, list[float]] = {black: [], white: []}
     seconds: list[float] = []
     answers: list[tuple[int, ...]] = []
@@ -425,7 +443,14 @@ def opening_pairs(records: list[GameRecord], label: str) -> Counter[float]:
     return out
 
 
-def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str) -> None:
+def distinct_games(records: list[GameRecord], size: int) -> tuple[int, int]:
+    """How many of these games differ: move for move, and up to the board's 8 symmetries."""
+    exact = {tuple(tuple(sorted(t)) for t in r.turns) for r in records}
+    return len(exact), len({canonical([list(t) for t in turns], size) for turns in exact})
+
+
+def report(records: list[GameRecord], label_a: str, label_b: str, board: str, detail: str,
+           size: int = 19) -> None:
     """Print the score, Elo with its interval, the opening pairs, game lengths and time per move
     of each engine."""
     points = [points_of(r, label_a) for r in records]
@@ -446,6 +471,12 @@ def report(records: list[GameRecord], label_a: str, label_b: str, board: str, de
         drawn = pairs[1.5] + pairs[0.5]
         print(f"openings played with both colours, by {label_a}: won both {pairs[2.0]}, "
               f"split {pairs[1.0]}, lost both {pairs[0.0]}" + (f", with a draw {drawn}" if drawn else ""))
+    for colour, mine in (("Black", [r for r in records if r.black == label_a]),
+                         ("White", [r for r in records if r.white == label_a])):
+        if mine:
+            exact, turned = distinct_games(mine, size)
+            print(f"distinct games with {label_a} as {colour}: {exact} of {len(mine)} "
+                  f"({turned} up to symmetry)")
     forfeits = [r.reason for r in records if r.reason not in ("six", "draw", "turn limit")]
     if forfeits:
         print("forfeits: " + "; ".join(forfeits))
@@ -510,9 +541,13 @@ def main(argv: list[str] | None = None) -> int:
         who = f"engine {side.upper()}"
         ap.add_argument(f"--time-{side}", type=int, help=f"budget ms per move sent to {who} (time MS)")
         ap.add_argument(f"--cwd-{side}", type=Path, help=f"{who}'s working directory")
+        ap.add_argument(f"--layer-{side}", type=Path,
+                        help=f"ours: {who} imports the engine from this layer folder "
+                             "(a snapshot's layers/connect6)")
         ap.add_argument(f"--setup-{side}", action="append", default=[], help=f"line for {who} before a game")
-    ap.add_argument("--openings", choices=("random", "lg"), default="random",
-                    help="random near the centre, or from the Little Golem expert games")
+    ap.add_argument("--openings", choices=("random", "lg", "centre"), default="random",
+                    help="random near the centre, from the Little Golem expert games, or the one centre "
+                         "stone for every game")
     ap.add_argument("--opening-turns", type=parse_turn_range, default=(1, 3),
                     help="with --openings lg: how many of the game's first turns (e.g. 1-3)")
     ap.add_argument("--symmetry", action="store_true", help="with --openings lg: turn each opening "
@@ -532,9 +567,10 @@ def main(argv: list[str] | None = None) -> int:
         label_a, label_b = label_a + "#A", label_b + "#B"
     if args.from_record:
         done = records_from_file(args.from_record)
-        report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}")
+        report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}", args.size)
         return 0
-    specs = {label_a: expand(spec_a, args.size, args.clock), label_b: expand(spec_b, args.size, args.clock)}
+    specs = {label_a: expand(spec_a, args.size, args.clock, args.layer_a),
+             label_b: expand(spec_b, args.size, args.clock, args.layer_b)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}
     setup = {label_a: list(args.setup_a), label_b: list(args.setup_b)}
     for lab, ms in ((label_a, args.time_a), (label_b, args.time_b)):
@@ -546,6 +582,9 @@ def main(argv: list[str] | None = None) -> int:
     n_open = (args.games + 1) // 2
     if args.openings == "lg":
         openings = lg_openings(n_open, rng, args.opening_turns, args.symmetry, size=args.size)
+    elif args.openings == "centre":
+        c = args.size // 2
+        openings = [Opening([[c * args.size + c]], {"centre": True}) for _ in range(n_open)]
     else:
         openings = [Opening(make_opening(args.size, rng), {"random": True}) for _ in range(n_open)]
     jobs = []
@@ -560,18 +599,19 @@ def main(argv: list[str] | None = None) -> int:
 
     def run(job: tuple[str, str, Opening, int]) -> GameRecord:
         black, white, op, no = job
+        seed = game_seed(args.seed, no)
         rec = play_game(specs, black, white, op.turns, args.size, args.move_timeout, args.max_turns,
-                        args.log_dir, no, setup, cwds, args.quit_grace)
+                        args.log_dir, no, setup, cwds, args.quit_grace, seed)
         mark = {None: "=", black: "B", white: "W"}[rec.winner]
         print(f"game {no + 1:3d}: {black} (B) vs {white} (W): {mark} {rec.reason}, "
               f"{len(rec.turns)} turns", flush=True)
         if args.record:
-            line = json.dumps(rec.to_json(args.size, no, specs, setup, op.source))
+            line = json.dumps({**rec.to_json(args.size, no, specs, setup, op.source), "seed": seed})
             with record_lock, args.record.open("a") as fh:
                 fh.write(line + "\n")
         return rec
 
-    if args.calibrate and any(_env_for(cmd) is not None for cmd in specs.values()):
+    if args.calibrate and any(spec.startswith("ours:") for spec in (spec_a, spec_b)):
         # Against an engine that plays at a fixed depth, ours scores by how much its budget buys
         # on this machine: say how fast the machine is, so that runs on others compare.
         print(calibration(), flush=True)
@@ -581,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.time() - t0
 
     report(records, label_a, label_b, f"{args.size}x{args.size}",
-           f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall")
+           f"{args.openings} openings, seed {args.seed}, {wall:.1f} s wall", args.size)
     return 0
 
 

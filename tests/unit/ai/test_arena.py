@@ -84,6 +84,36 @@ def test_engine_labels_and_commands():
     assert arena.expand("ours:hard", 15, "cpu")[-2:] == ["--clock", "cpu"]
 
 
+
+def test_ours_gets_a_seed_per_game_and_may_come_from_another_layer(tmp_path):
+    cmd = arena.expand("ours:hard", 19, "cpu")
+    assert cmd[cmd.index("--seed") + 1] == "{seed}"
+    snap = arena.expand("ours:hard", 19, "cpu", tmp_path)
+    assert snap[:2] == ["env", f"PYTHONPATH={tmp_path.resolve()}"] and snap[2:] == cmd
+    assert arena.game_seed(1, 0) != arena.game_seed(1, 1) != arena.game_seed(2, 1)
+
+
+def test_distinct_games_are_counted_move_for_move_and_up_to_symmetry():
+    def rec(turns):
+        return arena.GameRecord("a", "b", "a", "six", turns)
+    c = 9 * 19 + 9
+    game = [(c,), (c + 1, c + 2), (c + 19, c + 38)]
+    mirrored = [(c,), (c - 1, c - 2), (c + 19, c + 38)]  # the same game turned about the centre column
+    swapped = [(c,), (c + 2, c + 1), (c + 19, c + 38)]  # the same stones in another order
+    assert arena.distinct_games([rec(game), rec(mirrored), rec(swapped)], 19) == (2, 1)
+
+
+def test_centre_openings_repeat_one_stone_and_each_game_gets_its_own_seed(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    rc = arena.main([f"fa={sys.executable} {FAKE}", f"fb={sys.executable} {FAKE}", "--games", "4",
+                     "--openings", "centre", "--max-turns", "12", "--record", str(record), "--seed", "5",
+                     "--no-calibrate", "--cwd-a", str(tmp_path), "--cwd-b", str(tmp_path)])
+    assert rc == 0
+    assert "distinct games with fa as Black:" in capsys.readouterr().out
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [g["opening"] for g in games] == [["JJ"]] * 4
+    assert sorted(g["seed"] for g in games) == [arena.game_seed(5, i) for i in range(4)]
+
 # ---------------------------------------------------------------- engines that are not ours
 FAKE = Path(__file__).resolve().parent / "fake_engine.py"
 
