@@ -8,6 +8,7 @@ import pytest
 
 from connect6.ai import LEVELS, choose_move, hint, search
 from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.ai.movegen import normal_pairs
 from connect6.ai.protocol import parse_stones
 from connect6.ai.search import LEVEL_CONFIGS, POTENTIAL_CAP, SCREEN_DEPTH, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
@@ -331,3 +332,101 @@ def test_a_win_claimed_by_alpha_beta_gets_the_safety_check(monkeypatch):
     # Then the engine does not call it a win, and plays another move
     assert not checked.reason.startswith("forced win"), checked
     assert set(checked.stones) != set(won.stones)
+
+
+# ---------------------------------------------------------------- variety
+def _centre_opening() -> Position:
+    pos = Position(19)
+    pos.play([pos.point(9, 9)])
+    return pos
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_normal_and_hard_vary_with_the_seed_and_replay_with_a_fixed_one(level):
+    # Given White's first turn after the centre stone, where symmetric answers score the same
+    pos = _centre_opening()
+    # When the level answers with eight seeds (a fixed depth, a budget the clock never reaches)
+    moves = {frozenset(search(pos, level, budget_s=5.0, rng=random.Random(seed), max_depth=2).stones)
+             for seed in range(8)}
+    # Then it does not always play the same move, yet one seed always gives one move
+    assert len(moves) > 1
+    again = {search(pos, level, budget_s=5.0, rng=random.Random(3), max_depth=2).stones for _ in range(3)}
+    assert len(again) == 1
+
+
+def test_drawn_moves_stay_within_the_margin_of_the_best():
+    # Given hard's root search at depth 2 from the centre opening
+    pos = _centre_opening()
+    margin = LEVEL_CONFIGS["hard"].margin
+    assert 0 < margin < 200  # less than one own stone in an empty window
+
+    def root(pairs):
+        engine = Engine(pos, "hard", 10.0, random.Random(0), max_depth=2)
+        return engine._iterate(pairs)
+    board = Board.from_position(pos)
+    pairs = [(a, b) for _, a, b in normal_pairs(board, 1, *LEVEL_CONFIGS["hard"].root)]
+    best, score, depth, order, near = root(pairs)
+    # Then several moves are within the margin, the best first, and each of them, searched
+    # alone with a full window, scores within the margin of the best
+    assert depth == 2 and near[0] == best and len(near) > 1
+    for move in near:
+        alone = root([move])[1]
+        assert score - margin <= alone <= score, move
+    # and a move left out of the draw scores below that band
+    for move in order[:12]:
+        if move not in near:
+            assert root([move])[1] < score - margin, move
+
+
+def test_a_drawn_move_the_safety_check_rejects_is_not_played(monkeypatch):
+    # Given the centre opening, where hard's draw gives several moves (the scripted checks find
+    # nothing, so alpha-beta searches every root move and every move is clean)
+    pos = _centre_opening()
+    monkeypatch.setattr(DeepRefutationVcdt, "refuted", set())
+
+    def run(seed: int, vary: bool = True):
+        return Engine(pos, "hard", 10.0, random.Random(seed), solver=DeepRefutationVcdt, max_depth=2,
+                      vary=vary).run().stones
+    best = run(0, vary=False)
+    drawn = {run(seed) for seed in range(8)}
+    assert len(drawn) > 1 and best in drawn
+    # When the safety check refutes every drawn move but the best
+    refuted = set()
+    for move in drawn - {best}:
+        board = Board.from_position(pos)
+        for q in move:
+            board.place(q, 1)
+        refuted.add(board.hash)
+    monkeypatch.setattr(DeepRefutationVcdt, "refuted", refuted)
+    # Then every seed plays the best move
+    assert {run(seed) for seed in range(8)} == {best}
+
+
+def test_variety_never_gives_up_a_forced_win_or_a_block():
+    # Given hard's forced win in two turns (two live threes), any seed plays the win
+    size = 19
+    p = lambda c, r: r * size + c  # noqa: E731
+    black = [p(5, 5), p(6, 5), p(7, 5), p(12, 10), p(12, 11), p(12, 12), p(17, 3)]
+    white = [p(0, 18), p(2, 18), p(18, 0), p(16, 0), p(18, 16), p(16, 18), p(0, 0), p(0, 2)]
+    pos = setup(size, black, white)
+    for seed in range(4):
+        assert search(pos, "hard", budget_s=2.0, rng=random.Random(seed)).reason.startswith("forced win")
+    # And on must-block positions of engine games, searched (not only settled by the root
+    # pipeline), every seed of normal and hard blocks every threat
+    from tests.support.positions import derive
+    blocks = [q for q in derive(load_games(ENGINE_GAMES))[1]
+              if count_hits(Board.from_position(q).threat_sets(1 - q.to_move.index)) < 3
+              and not Board.from_position(q).thr[q.to_move.index]]
+    for i, q in enumerate(random.Random(5).sample(blocks, 8)):
+        for level in ("normal", "hard"):
+            for seed in (i, i + 100):
+                after = q.copy()
+                after.play(search(q, level, budget_s=1.0, rng=random.Random(seed), max_depth=1).stones)
+                assert not Board.from_position(after).thr[1 - q.to_move.index], (level, seed)
+
+
+def test_the_hint_is_the_best_move_whatever_the_engine_draws():
+    pos = _centre_opening()
+    best = search(pos, "hard", budget_s=5.0, max_depth=2, vary=False)
+    assert hint(pos, budget_s=1.0).stones and hint(pos, budget_s=1.0) == hint(pos, budget_s=1.0)
+    assert best.reason == hint(pos, budget_s=1.0).reason

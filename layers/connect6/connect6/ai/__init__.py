@@ -35,8 +35,10 @@ def _check(position: Position, level: str) -> None:
 
 
 def search(position: Position, level: str = "normal", *, budget_s: float | None = None,
-           rng: random.Random | None = None, max_depth: int | None = None) -> SearchResult:
-    """Run the engine and return the full result (move, reason, depth, nodes)."""
+           rng: random.Random | None = None, max_depth: int | None = None, vary: bool = True) -> SearchResult:
+    """Run the engine and return the full result (move, reason, depth, nodes). The move is drawn
+    with ``rng`` among those the search scores within the level's margin of the best
+    (``LevelConfig.margin``); ``vary=False`` plays the best. The score is the best move's."""
     _check(position, level)
     budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
     if rng is None:
@@ -45,7 +47,7 @@ def search(position: Position, level: str = "normal", *, budget_s: float | None 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return Engine(position, level, budget, rng, max_depth=max_depth).run()
+        return Engine(position, level, budget, rng, max_depth=max_depth, vary=vary).run()
     finally:
         if was_enabled:
             gc.enable()
@@ -63,8 +65,9 @@ def choose_move(position: Position, level: str = "normal", *, budget_s: float | 
 
 
 def hint(position: Position, *, budget_s: float | None = None) -> Hint:
-    """The hard level's move for the side to move, with its reason."""
-    result = search(position, "hard", budget_s=budget_s, rng=random.Random(0))  # nosec B311 # fixed seed: the same hint every time
+    """The hard level's best move for the side to move (no variety), with its reason."""
+    result = search(position, "hard", budget_s=budget_s, rng=random.Random(0),  # nosec B311 # fixed seed: the same hint every time
+                    vary=False)
     return Hint(result.stones, result.reason)
 
 

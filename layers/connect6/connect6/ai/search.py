@@ -58,17 +58,36 @@ class LevelConfig:
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more: with 0.6 its warnings ran out of time.
     ab_share: float = 0.6
+    # Variety: the move is drawn (with the caller's rng, so a game replays from its seed) among
+    # the root moves whose score is at most this far below the best. A score is the evaluation
+    # of the side to move (10 x own roads - 9 x enemy roads, minus hard's potential penalty):
+    # one own stone in an empty window is worth 200, a second stone there 700 more. 0: always
+    # the best move. Never used for a win (own VCDT, a six, a mate score), a lost position, or a
+    # move the safety check rejects (see Engine.run); when blocking every candidate blocks.
+    margin: int = 0
 
+
+# normal and hard: moves the search cannot tell apart (symmetric twins score the same) or nearly
+# so, well below one own stone in an empty window (200), so no drawn move gives up a stone's
+# worth of shape against the best. hard, the strongest level, draws from the narrower band
+# (less than a third of that stone); normal, the level most games are played at, from a wider
+# one. On 12 Little Golem positions hard's move differed between seeds mainly in the opening,
+# where symmetric twins tie; measured in games against Cloudict (docs/ai.md).
+NORMAL_MARGIN = 120
+HARD_MARGIN = 60
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
+    # easy: a random pick among its 8 best one-ply moves within 15,000 (a live three's worth):
+    # it is meant to be beatable.
     "easy": LevelConfig(root=(8, 3), inner=(), search=False, vcdt_share=0.0, vcdt_depth=0, opp_check=0,
-                        noise=8, free=4),
+                        noise=8, free=4, margin=15000),
     "normal": LevelConfig(root=(10, 4), inner=((7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                           vcdt_share=0.15, vcdt_depth=6, opp_check=6, noise=1, free=5, entry_check=6,
-                          zone_share=0.1, screen_safe=6),
+                          zone_share=0.1, screen_safe=6, margin=NORMAL_MARGIN),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1),
+                        zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
+                        margin=HARD_MARGIN),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -94,8 +113,6 @@ NEW_ITERATION = 0.6
 POTENTIAL_CAP = 100
 # Candidate pairs the leaves' VCDT checks try per attacker turn (Vcdt's max_pairs).
 LEAF_PAIRS = 40
-# Easy picks at random among its best one-ply moves within this margin of the best.
-EASY_MARGIN = 15000
 
 if _csearch is not None:
     # The C alpha-beta reads these constants from here, not from copies of its own.
@@ -120,7 +137,8 @@ class SearchResult:
 
 class Engine:
     def __init__(self, position: Position, level: str, budget: float, rng: random.Random,
-                 max_depth: int | None = None, solver: type[Vcdt] = Vcdt, pure: bool = False) -> None:
+                 max_depth: int | None = None, solver: type[Vcdt] = Vcdt, pure: bool = False,
+                 vary: bool = True) -> None:
         self.start = now()
         # The VCDT solver class every check uses (tests pass one with scripted verdicts).
         self.solver = solver
@@ -129,6 +147,9 @@ class Engine:
         self.cfg = LEVEL_CONFIGS[level]
         self.budget = budget
         self.rng = rng
+        # Draw among the root moves within the level's margin of the best (False: the best).
+        self.margin = self.cfg.margin if vary else 0
+        self.passed = False  # whether the last _safe's move passed the safety check
         self.max_depth = max_depth
         self.board = Board.from_position(position)
         # The searches in C (connect6.ai._csearch) unless ``pure`` or not built: the same
@@ -236,7 +257,7 @@ class Engine:
         if cfg.opp_check:
             started = now()
             self.end = started + (full_end - started) * cfg.ab_share
-        best, score, depth, order = self._iterate(pairs)
+        best, score, depth, order, near = self._iterate(pairs)
         self.end = full_end
         if score >= MATE:
             turns = (WIN - score) // 2 + 1
@@ -248,6 +269,17 @@ class Engine:
             if checked == best:
                 return self._result(best, f"forced win in {turns} turns", score, depth)
             return self._result(checked, reason, 0, depth)
+        if len(near) > 1:
+            # Variety: a move drawn among those within the margin (all block when blocking, none
+            # is a win: a mate score takes the branch above). It is played only if the safety
+            # check passes it; otherwise the best move goes through the check as without variety.
+            pick = near[self.rng.randrange(len(near))]
+            if pick != best:
+                if not cfg.opp_check:
+                    return self._result(pick, reason, score, depth)
+                checked = self._safe(pick, [], sets, steer=False)
+                if self.passed:
+                    return self._result(checked, reason, score, depth)
         if cfg.opp_check and score > -MATE:
             best = self._safe(best, order, sets)
         if score <= -MATE and not sets:
@@ -277,7 +309,7 @@ class Engine:
             scored.append((v, a, b))
         scored.sort(reverse=True)
         top = scored[0][0]
-        pool = [m for m in scored[: self.cfg.noise] if m[0] > top - EASY_MARGIN and m[0] > -WIN]
+        pool = [m for m in scored[: self.cfg.noise] if m[0] > top - self.cfg.margin and m[0] > -WIN]
         if not pool:
             pool = scored[:1]
         v, a, b = pool[self.rng.randrange(len(pool))]
@@ -393,11 +425,13 @@ class Engine:
         return solver.zone if found else None
 
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
-              sets: list[tuple[int, ...]]) -> tuple[int, int]:
+              sets: list[tuple[int, ...]], steer: bool = True) -> tuple[int, int]:
         """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
         far as the clock allows: moves that touch the refutation's first pair first (when not
         forced to block, that pair itself; when blocking, each blocking point with one of its
-        points), then the search's order."""
+        points), then the search's order. ``self.passed`` tells whether the move returned passed the
+        check (neither a VCDT nor an entry after it). Without ``steer`` only ``best`` and
+        ``pairs`` are tried (no moves from refutations)."""
         s = self.side
         o = 1 - s
         cfg = self.cfg
@@ -442,6 +476,7 @@ class Engine:
             board.remove(b, s)
             board.remove(a, s)
             if refutation is None and entry is None:
+                self.passed = True
                 return (a, b)
             if refutation is not None:
                 if refutation[0] > fallback_turns:
@@ -452,6 +487,8 @@ class Engine:
                 if entered is None:
                     entered = (a, b)
                 x, y = entry[1]
+            if not steer:
+                continue
             front = [p for p in queue if x in p or y in p]
             if sets:
                 # Forced to block: each blocking point with a stone on the refutation's first
@@ -461,12 +498,16 @@ class Engine:
             else:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
+        self.passed = False
         return suspect or entered or unproven or fallback
 
     def _iterate(self, pairs: list[tuple[int, int]]
-                 ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]]]:
+                 ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]], list[tuple[int, int]]]:
         """Iterative deepening at the root; returns (best pair, score, completed depth, the root
-        moves best first)."""
+        moves best first, the moves whose exact score is within ``self.margin`` of the best —
+        empty without a margin or when the best is a mate score). With a margin, a move is
+        searched with a full window whenever it may score within the margin of the best so far
+        (PVS's null window sits the margin lower), so those scores are exact."""
         s = self.side
         best = pairs[0]
         best_v = -INF
@@ -475,6 +516,7 @@ class Engine:
         order = list(pairs)
         self.deadline = self.end
         penalty = self._potentials(order) if self.cfg.potential else {}
+        near: list[tuple[int, int]] = []
         ab_start = now()
         for depth in range(1, limit + 1):
             if depth > 1 and now() > ab_start + (self.end - ab_start) * NEW_ITERATION:
@@ -483,14 +525,17 @@ class Engine:
             cur: tuple[int, int] | None = None
             cur_v = -INF
             scores: dict[tuple[int, int], int] = {}
+            exact: list[tuple[int, int]] = []
             try:
                 for i, (a, b) in enumerate(order):
                     board = self.board
                     board.place(a, s)
                     board.place(b, s)
                     pen = penalty.get((a, b), 0)
-                    # The move must beat alpha after its penalty: the window moves by it.
-                    bar = alpha + pen if alpha > -INF else -INF
+                    # The move must beat alpha (less the margin, if it is not a mate score)
+                    # after its penalty: the window moves by both.
+                    slack = self.margin if -MATE < alpha < MATE else 0
+                    bar = alpha - slack + pen if alpha > -INF else -INF
                     if i == 0:
                         v = -self._ab(1 - s, depth - 1, -INF, INF, 1)
                     else:
@@ -499,6 +544,8 @@ class Engine:
                             v = -self._ab(1 - s, depth - 1, -INF, -bar, 1)
                     board.remove(b, s)
                     board.remove(a, s)
+                    if i == 0 or v > bar:
+                        exact.append((a, b))
                     if -MATE < v < MATE:
                         v -= pen
                     scores[(a, b)] = v
@@ -511,15 +558,25 @@ class Engine:
                 self._rebuild()
                 if cur is not None:
                     best, best_v = cur, cur_v
+                    near = self._near(exact, scores, cur, cur_v)
                 break
             assert cur is not None
             best, best_v, done_depth = cur, cur_v, depth
+            near = self._near(exact, scores, cur, cur_v)
             order.sort(key=lambda p: -scores.get(p, -INF))
             order.remove(best)
             order.insert(0, best)
             if best_v >= MATE or best_v <= -MATE:
                 break
-        return best, best_v, done_depth, order
+        return best, best_v, done_depth, order, near
+
+    def _near(self, exact: list[tuple[int, int]], scores: dict[tuple[int, int], int],
+              best: tuple[int, int], best_v: int) -> list[tuple[int, int]]:
+        """The moves of one iteration whose exact score is within the margin of the best (the
+        best first), or [] without a margin or when the best is a mate score."""
+        if not self.margin or not -MATE < best_v < MATE:
+            return []
+        return [best] + [p for p in exact if p != best and scores[p] >= best_v - self.margin]
 
     def _potentials(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
         """Per root move: ``potential`` times the number of opponent pairs that would make a
