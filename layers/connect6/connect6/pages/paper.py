@@ -43,7 +43,7 @@ from connect6.pages.sheets import (
     recap_heading,
     result_sentence,
 )
-from connect6.records import point_label
+from connect6.pages.svg import label_cells
 from connect6.records.labels import column_letters
 
 A4 = (210.0, 297.0)
@@ -243,17 +243,6 @@ class _Paper:
 # The board
 
 
-def _labels(values: Sequence[str], size: int) -> list[tuple[int, int]]:
-    table = {point_label(p, size): p for p in range(size * size)}
-    out = []
-    for value in values:
-        point = table.get(value.strip().lower())
-        if point is not None:
-            row, col = divmod(point, size)
-            out.append((col, size - 1 - row))
-    return out
-
-
 def _star_points(size: int) -> list[tuple[int, int]]:
     points = [(size // 2, size // 2)] if size % 2 else []
     if size >= 13:
@@ -310,7 +299,7 @@ def draw_board(paper: _Paper, x: float, y: float, width: float, size: int, board
             pdf.cell(margin, text_h, number, align="C")
     grid = [(board[top] if top < len(board) else "")[:size].ljust(size, ".") for top in range(size)]
     radius = cell * 0.45
-    winning = _labels(winning_line, size)
+    winning = label_cells(winning_line, size)
     if len(winning) >= 2:
         ends = sorted(winning)
         (x1, y1), (x2, y2) = at(*ends[0]), at(*ends[-1])
@@ -334,7 +323,7 @@ def draw_board(paper: _Paper, x: float, y: float, width: float, size: int, board
     for col, top in winning:
         cx, cy = at(col, top)
         pdf.circle(cx, cy, radius + cell * 0.06, style="D")
-    for col, top in _labels(last.stones if last is not None else [], size):
+    for col, top in label_cells(last.stones if last is not None else [], size):
         cx, cy = at(col, top)
         black = grid[top][col] == "B"
         pdf.set_fill_color(*((255, 255, 255) if black else INK))

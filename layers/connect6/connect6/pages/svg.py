@@ -57,7 +57,7 @@ def _grid(view: GameView | BoardPicture, size: int) -> list[str]:
     return [row[:size].ljust(size, ".") for row in board]
 
 
-def _labels(values: Sequence[str], size: int) -> list[tuple[int, int]]:
+def label_cells(values: Sequence[str], size: int) -> list[tuple[int, int]]:
     """(col, row-from-top) of every well-formed label on the board; anything else is ignored."""
     table = {point_label(p, size): p for p in range(size * size)}
     out: list[tuple[int, int]] = []
@@ -93,7 +93,7 @@ def _placed_at(moves: Sequence[ReplayMove] | None, size: int) -> dict[str, int]:
     have are ignored."""
     placed: dict[str, int] = {}
     for move in moves or []:
-        for (col, top) in _labels(move.stones, size):
+        for (col, top) in label_cells(move.stones, size):
             placed[point_label((size - 1 - top) * size + col, size)] = move.move_number
     return placed
 
@@ -174,7 +174,7 @@ def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None 
         out.append(f'<text x="{_fmt(right)}" y="{cy}">{number}</text>')
     out.append("</g>")
     # The winning line: a band under the stones, from one end of the line to the other.
-    winning = _labels(view.winning_line, size)
+    winning = label_cells(view.winning_line, size)
     if len(winning) >= 2:
         ends = sorted(winning)
         (x1, y1), (x2, y2) = _xy(*ends[0]), _xy(*ends[-1])
@@ -216,7 +216,7 @@ def board_svg(view: GameView | BoardPicture, moves: Sequence[ReplayMove] | None 
             f'cx="{_fmt(x)}" cy="{_fmt(y)}" r="{STONE_R + 1.5}" fill="none" stroke="{COLOURS["win"]}" '
             'stroke-width="4"/>'
         )
-    last_points = _labels(view.last_move.stones if view.last_move is not None else [], size)
+    last_points = label_cells(view.last_move.stones if view.last_move is not None else [], size)
     for col, top in last_points:
         x, y = _xy(col, top)
         out.append(
