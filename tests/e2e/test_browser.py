@@ -82,8 +82,10 @@ def test_redeem_an_invitation_by_clicking(server, page, screenshot_dir: Path):
     if colour == "black":
         assert page.locator("#next").inner_text().startswith("It's your turn now: move 1, 1 stone.")
     else:
+        # (v1.2: the page has his play link, so it sends him there rather than to the platform's sheet)
         assert page.locator("#next").inner_text() == (
-            "When it is your turn, the platform sends you your move sheet.")
+            "Press Play now: your page follows the game and shows your move sheet when it is your turn.")
+    assert (page.locator("#play-now").get_attribute("href") or "").startswith("../play/")
     # And it was reached by a redirect, so reloading it neither re-posts nor reads "already used"
     assert page.url == url + "?accepted=1"
     reloaded = page.reload()
