@@ -36,7 +36,8 @@ EXPECTED = {
     "10_hint": 409, "11_draw": 200, "12_resign": 200, "13_recap": 200, "14_record": 200, "17_undo": 409,
     # v1.2: Ana's play link (her sheet as a page; a hint asked through it is refused between people and
     # sent back to the page), the platform pausing and resuming the run, and a cancel after the end
-    "06a_play_get": 200, "06b_play_post": 303, "11a_pause": 200, "11b_resume": 200, "18_cancel": 409,
+    "06a_play_get": 200, "06b_play_post": 303, "06c_play_head": 200, "11a_pause": 200, "11b_resume": 200,
+    "18_cancel": 409,
 }
 
 

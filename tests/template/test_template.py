@@ -46,6 +46,7 @@ CONTRACT_ROUTES: dict[tuple[str, str], str] = {
     ("HEAD", "/v1/games/{game_id}/moves"): "NONE",
     # v1.2: the play link (the secret link is the credential) and the platform's run control
     ("GET", "/v1/play/{token}"): "NONE",
+    ("HEAD", "/v1/play/{token}"): "NONE",
     ("POST", "/v1/play/{token}"): "NONE",
     ("POST", "/v1/games/{game_id}/pause"): "AWS_IAM",
     ("POST", "/v1/games/{game_id}/resume"): "AWS_IAM",

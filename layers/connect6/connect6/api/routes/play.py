@@ -32,6 +32,7 @@ from connect6.api.responses import (
     HTML,
     HTML_MEDIA,
     JSON,
+    PAGE_METHODS,
     documented,
     is_form,
     json_response,
@@ -68,13 +69,13 @@ def _query() -> dict[str, str]:
     return dict(router.current_event.query_string_parameters or {})
 
 
-@router.get("/v1/play/<token>",
-            summary="A player's sheet from their play link (v1.2): a page; JSON on request",
-            responses=documented(200, MoveSheet, "the page: the move sheet on your turn, the game while it "
-                                 "is not (the page reloads itself), the recap at the end; for Accept: "
-                                 "application/json, the move sheet of the seat the link acts as",
-                                 {404: "play_link_not_found (a page for browsers)"}, html=True,
-                                 html_errors=True))
+@router.route("/v1/play/<token>", method=PAGE_METHODS,
+              summary="A player's sheet from their play link (v1.2): a page; JSON on request",
+              responses=documented(200, MoveSheet, "the page: the move sheet on your turn, the game while it "
+                                   "is not (the page reloads itself), the recap at the end; for Accept: "
+                                   "application/json, the move sheet of the seat the link acts as",
+                                   {404: "play_link_not_found (a page for browsers)"}, html=True,
+                                   html_errors=True))
 @tracer.capture_method
 def play_page(token: str) -> Response[Any]:
     from connect6.pages.play import (
