@@ -60,7 +60,7 @@ def answer(app: http.Routing, kind: SheetKind, sheet: Sheet, media: str, *,
     base = http.base_url(app, runtime.settings().public_base_url)
     context = SheetContext(
         sheet_code=sheet.sheet_code, form_action=form_action,
-        hints_left=getattr(sheet, "hints_left", None), undos_left=getattr(sheet, "undos_left", None),
+        undos_left=sheet.undos_left if isinstance(sheet, MoveSheet) else None,
         public_base=f"{base}/v1", now=runtime.service().clock())  # a deadline counts from its now
     if media == PDF:
         return _paper(kind, sheet, context)

@@ -14,7 +14,7 @@ from typing import Any
 
 from connect6.game.clock import ClockState, TimeControl
 from connect6.records import parse_label, point_label
-from connect6.rules import Colour, Position
+from connect6.rules import COLOURS, Colour, Position
 
 SEATS = (1, 2)
 HOLD_HOURS = 24
@@ -56,6 +56,11 @@ class InviteStatus(StrEnum):
     PENDING = "pending"
     REDEEMED = "redeemed"
     EXPIRED = "expired"
+
+
+def colour_of_turn(move_number: int) -> Colour:
+    """Who plays turn ``move_number`` (counted from 1): Black the opening stone, then each in turn."""
+    return COLOURS[(move_number - 1) % 2]
 
 
 def utc_now() -> datetime:

@@ -15,14 +15,14 @@ from datetime import datetime
 
 from connect6.game import clock
 from connect6.game.clock import ClockState, TimeControl
-from connect6.game.model import EndReason, Game, Kind, Status, iso
+from connect6.game.model import EndReason, Game, Kind, Status, colour_of_turn, iso
 from connect6.game.shapes import ClockView
 from connect6.rules import COLOURS, Colour
 
 
 def mover(game: Game) -> Colour:
-    """The colour to move next (Black plays turn 1, then they alternate)."""
-    return COLOURS[game.move_count % 2]
+    """The colour to move next."""
+    return colour_of_turn(game.move_count + 1)
 
 
 def running(game: Game) -> tuple[TimeControl, ClockState, Colour] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from connect6.game import timing
-from connect6.game.model import DrawMark, Game, Kind, Seat, SeatState, Status, iso
+from connect6.game.model import DrawMark, Game, Kind, Seat, SeatState, Status, colour_of_turn, iso
 from connect6.game.phrases import PHRASES
 from connect6.game.shapes import (
     ComputerReply,
@@ -31,14 +31,10 @@ from connect6.game.shapes import (
     WinnerRef,
 )
 from connect6.game.sheet_code import sheet_code
-from connect6.rules import COLOURS, WIN_LENGTH, Colour, Position
+from connect6.rules import WIN_LENGTH, Colour, Position
 
 FIRST_TURN_STONES, STONES_PER_TURN = 1, 2
 COMPUTER_LEVELS = ("easy", "normal", "hard")
-
-
-def colour_of_turn(move_number: int) -> Colour:
-    return COLOURS[(move_number - 1) % 2]
 
 
 def turn_played(game: Game, move_number: int) -> LastMove:
