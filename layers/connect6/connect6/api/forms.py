@@ -12,7 +12,7 @@ answer, the same Idempotency-Key payload, the same refusals.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -24,12 +24,17 @@ from connect6.api.responses import is_form
 _Text = Annotated[str, StringConstraints(max_length=500)]
 _Short = Annotated[str, StringConstraints(max_length=254)]
 _Stone = Annotated[str, StringConstraints(max_length=8)]
+_Request = TypeVar("_Request", bound=BaseModel)
 
 
 class Form(BaseModel):
     """Form fields: every value is text; a field the form does not have is refused."""
 
     model_config = ConfigDict(extra="forbid")
+
+    def request(self) -> dict[str, Any]:
+        """The route's JSON request for these fields."""
+        raise NotImplementedError
 
 
 class MoveForm(Form):
@@ -95,9 +100,16 @@ def _form(model: type[Form], data: Any) -> Form:
     return http.parse(model, data)
 
 
-def _as_request(model: type[BaseModel], data: dict[str, Any], fields: dict[str, str]) -> Any:
-    try:
+def _request(app: http.Routing, form_model: type[Form], model: type[_Request],
+             fields: dict[str, str]) -> _Request:
+    """The route's request from its form (refusals of a JSON field named as the form names it) or
+    from its JSON body."""
+    data = http.body_of(app)
+    if not is_form(http.headers(app)):
         return http.parse(model, data)
+    form = _form(form_model, data)  # its own refusals name the form's fields already
+    try:
+        return http.parse(model, form.request())
     except ApiError as error:
         if error.field in fields:
             field = fields[error.field or ""]
@@ -108,31 +120,14 @@ def _as_request(model: type[BaseModel], data: dict[str, Any], fields: dict[str, 
 
 def move_request(app: http.Routing) -> MoveRequest:
     """The move: a form (the move sheet's fields) or JSON."""
-    data = http.body_of(app)
-    if is_form(http.headers(app)):
-        form = _form(MoveForm, data)
-        assert isinstance(form, MoveForm)
-        request: MoveRequest = _as_request(MoveRequest, form.request(), _MOVE_FIELDS)
-        return request
-    return http.parse(MoveRequest, data)
+    return _request(app, MoveForm, MoveRequest, _MOVE_FIELDS)
 
 
 def join_request(app: http.Routing) -> JoinRequest:
     """The join: a form (the join sheet's fields) or JSON."""
-    data = http.body_of(app)
-    if is_form(http.headers(app)):
-        form = _form(JoinForm, data)
-        assert isinstance(form, JoinForm)
-        request: JoinRequest = _as_request(JoinRequest, form.request(), _JOIN_FIELDS)
-        return request
-    return http.parse(JoinRequest, data)
+    return _request(app, JoinForm, JoinRequest, _JOIN_FIELDS)
 
 
 def redeem_request(app: http.Routing) -> RedeemRequest:
     """The redemption: a form (the invitation page's ``name``), JSON, or no body."""
-    data = http.body_of(app)
-    if is_form(http.headers(app)):
-        form = _form(RedeemForm, data)
-        assert isinstance(form, RedeemForm)
-        return http.parse(RedeemRequest, form.request())
-    return http.parse(RedeemRequest, data)
+    return _request(app, RedeemForm, RedeemRequest, {})
