@@ -35,8 +35,8 @@ from connect6.ai import vcdt
 from connect6.ai.board import Board
 from connect6.ai.movegen import defence_pairs, normal_pairs
 from connect6.ai.search import Engine
-from connect6.ai.vcdt import Vcdt
 from connect6.rules import Position
+from tests.support.csearch import solver_run
 
 LITTLE_GOLEM = Path(__file__).resolve().parents[2] / "tests" / "data" / "littlegolem" / "games.jsonl"
 SOLVER_CHECKS = (("solve", 3), ("solve", 6), ("warning", 4), ("doubles", 0))
@@ -54,18 +54,6 @@ def _positions(games: int, turns: int, seed: int) -> list[Position]:
                 if not position.is_over:
                     out.append(position)
     return out
-
-
-def _solver(position: Position, pure: bool, kind: str, side: int, depth: int) -> tuple[object, ...]:
-    board = Board.from_position(position)
-    solver = Vcdt(board, float("inf"), pure=pure)
-    if kind == "solve":
-        answer: object = solver.solve(side, depth)
-    elif kind == "warning":
-        answer = solver.warning(side, depth)
-    else:
-        answer = solver.doubles(side, 100)
-    return answer, solver.nodes, sorted(solver.zone), sorted(solver.fail.items()), board.cells
 
 
 def _defences(board: Board, pure: bool, side: int, k_free: int) -> tuple[object, ...]:
@@ -124,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             for kind, depth in SOLVER_CHECKS:
                 if kind == "solve" or quiet:
                     result = compare(f"{kind} {depth}" if depth else kind, i,
-                                     partial(_solver, position, kind=kind, side=side, depth=depth))
+                                     partial(solver_run, position, kind=kind, side=side, depth=depth))
                     nodes += int(str(result[1]))
             if board.thr[1 - side]:
                 for k in (2, 8):

@@ -24,6 +24,7 @@ from connect6.ai.movegen import defence_pairs, normal_pairs
 from connect6.ai.search import INF, LEVEL_CONFIGS, MATE, WIN, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
+from tests.support.csearch import solver_run
 from tests.support.positions import load_games
 
 GAMES = Path(__file__).resolve().parents[2] / "data" / "littlegolem" / "games.jsonl"
@@ -47,18 +48,6 @@ def built() -> None:
         pytest.skip("the C search is not built here (run `make compile`)")
 
 
-def _run(position: Position, pure: bool, kind: str, side: int, depth: int) -> tuple[object, ...]:
-    board = Board.from_position(position)
-    solver = Vcdt(board, float("inf"), pure=pure)
-    if kind == "solve":
-        answer: object = solver.solve(side, depth)
-    elif kind == "warning":
-        answer = solver.warning(side, depth)
-    else:
-        answer = solver.doubles(side, 100)
-    return answer, solver.nodes, sorted(solver.zone), sorted(solver.fail.items()), board.cells
-
-
 @pytest.mark.usefixtures("built")
 @pytest.mark.parametrize("kind,depth", [("solve", 3), ("solve", 6), ("warning", 4), ("doubles", 0)])
 def test_the_c_search_finds_what_the_python_search_finds(kind: str, depth: int) -> None:
@@ -70,8 +59,8 @@ def test_the_c_search_finds_what_the_python_search_finds(kind: str, depth: int) 
             continue
         for side in (0, 1):
             # Given one position, when both searches run
-            pure = _run(position, True, kind, side, depth)
-            fast = _run(position, False, kind, side, depth)
+            pure = solver_run(position, True, kind, side, depth)
+            fast = solver_run(position, False, kind, side, depth)
             # Then they agree on everything a caller can see
             assert fast == pure, (kind, depth, side, position.cells)
             found += pure[0] is not None and pure[0] != 0
@@ -82,7 +71,7 @@ def test_the_c_search_finds_what_the_python_search_finds(kind: str, depth: int) 
 def test_the_c_search_stops_at_the_node_limit_and_at_the_deadline() -> None:
     # Given a search that needs more nodes than it is allowed
     position = next(p for p in _positions(12)
-                    if not Board.from_position(p).thr[0] and _run(p, True, "solve", 0, 6)[1] > 50)
+                    if not Board.from_position(p).thr[0] and solver_run(p, True, "solve", 0, 6)[1] > 50)
     for is_pure in (True, False):
         limited = Vcdt(Board.from_position(position), float("inf"), node_limit=50, pure=is_pure)
         # Then it runs out of time after exactly that many nodes, either way
