@@ -10,7 +10,6 @@ function that quietly writes to a default table or drops its events.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, field_validator
@@ -19,9 +18,6 @@ from connect6.store.keys import DEFAULT_CLOCKS_INDEX, DEFAULT_HOLDS_INDEX
 
 # Settings an empty value is meaningful for: the level's default budget, the stage's own URL, no framing.
 MAY_BE_EMPTY = frozenset({"public_base_url", "computer_budget_s", "frame_ancestors"})
-
-
-_ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")
 
 
 class MissingSetting(RuntimeError):
@@ -55,8 +51,10 @@ class Settings(BaseModel):
     def _origins(cls, value: object) -> object:
         if not isinstance(value, str):
             return value
+        from connect6.pages.html import is_origin  # the pages' own rule for frame-ancestors
+
         origins = tuple(part.strip().rstrip("/") for part in value.split(",") if part.strip())
-        bad = [origin for origin in origins if not _ORIGIN.fullmatch(origin)]
+        bad = [origin for origin in origins if not is_origin(origin)]
         if bad:
             raise ValueError(f"FRAME_ANCESTORS: not an origin (scheme://host[:port]): {', '.join(bad)}")
         return origins

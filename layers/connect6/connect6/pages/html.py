@@ -114,13 +114,18 @@ def frame_ancestors_source(origins: Sequence[str] = ()) -> str:
         origin = raw.strip().rstrip("/")
         if not origin:
             continue
-        if origin != "'self'" and not _ORIGIN.fullmatch(origin):
+        if origin != "'self'" and not is_origin(origin):
             raise ValueError(f"not an origin for frame-ancestors: {raw!r}")
         sources.append(origin)
     return " ".join(dict.fromkeys(sources)) or "'none'"
 
 
 _ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def is_origin(text: str) -> bool:
+    """``scheme://host[:port]`` (a ``*.`` wildcard allowed), nothing that could break out of a header."""
+    return _ORIGIN.fullmatch(text) is not None
 
 
 def content_security_policy(frame_ancestors: Sequence[str] = ()) -> str:
