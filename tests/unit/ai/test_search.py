@@ -334,6 +334,71 @@ def test_a_win_claimed_by_alpha_beta_gets_the_safety_check(monkeypatch):
     assert set(checked.stones) != set(won.stones)
 
 
+# ---------------------------------------------------------------- the rest of the budget
+def _deepening_engine(monkeypatch, refuted_moves: list[tuple[int, int]]):
+    """hard from the centre opening with scripted checks (clean but after ``refuted_moves``),
+    its root search done to depth 2, allowed depth 3; and the best moves at depths 2 and 3."""
+    pos = _centre_opening()
+    s = pos.to_move.index
+    refuted = set()
+    for move in refuted_moves:
+        board = Board.from_position(pos)
+        for q in move:
+            board.place(q, s)
+        refuted.add(board.hash)
+    monkeypatch.setattr(DeepRefutationVcdt, "refuted", refuted)
+    pairs = [(a, b) for _, a, b in normal_pairs(Board.from_position(pos), s, *LEVEL_CONFIGS["hard"].root)]
+
+    def engine(depth: int) -> Engine:
+        return Engine(pos, "hard", 10.0, random.Random(0), solver=DeepRefutationVcdt, max_depth=depth,
+                      vary=False)
+    shallow = engine(2)._iterate(pairs)
+    deep = engine(3)._iterate(pairs)
+    assert shallow[0] != deep[0]  # the position is chosen so that the depths disagree
+    deepening = engine(2)
+    deepening._iterate(pairs)
+    deepening.max_depth = 3
+    return deepening, shallow, deep[0]
+
+
+def test_after_a_passed_check_hard_searches_deeper_and_plays_what_it_prefers_there(monkeypatch):
+    # Given hard's best move at depth 2, clean, and time left
+    engine, (best, score, depth, order, near), _ = _deepening_engine(monkeypatch, [])
+    deeper_best = _deepening_engine(monkeypatch, [])[2]
+    # When it spends the rest of the budget
+    played = engine._spend(best, score, depth, order, near, [], "strongest shape")
+    # Then it searched the next depth and plays that depth's best move, which passed its check
+    assert played.depth == 3 and played.stones == deeper_best
+
+
+def test_a_move_preferred_deeper_that_fails_the_check_is_not_played(monkeypatch):
+    # Given the depth-3 best move refuted by a VCDT, the depth-2 best clean
+    deeper_best = _deepening_engine(monkeypatch, [])[2]
+    engine, (best, score, depth, order, near), _ = _deepening_engine(monkeypatch, [deeper_best])
+    # When hard spends the rest of the budget, Then it keeps the checked depth-2 move
+    played = engine._spend(best, score, depth, order, near, [], "strongest shape")
+    assert played.stones == best and played.depth == 2
+
+
+class EverythingRefutedVcdt(DeepRefutationVcdt):
+    """As DeepRefutationVcdt, but the opponent has a VCDT after every move."""
+
+    def solve(self, s: int, max_depth: int):
+        if max_depth <= SCREEN_DEPTH:
+            raise Timeout
+        return 5, (0, 1)
+
+
+def test_no_deeper_search_when_no_move_passes_the_check(monkeypatch):
+    # Given hard's depth-2 search, and the opponent with a VCDT after every move
+    engine, (best, score, depth, order, near), _ = _deepening_engine(monkeypatch, [])
+    engine.solver = EverythingRefutedVcdt
+    # When hard spends the rest of the budget
+    played = engine._spend(best, score, depth, order, near, [], "strongest shape")
+    # Then the check finds nothing better than the best move and the search goes no deeper
+    assert played.stones == best and played.depth == 2
+
+
 # ---------------------------------------------------------------- variety
 def _centre_opening() -> Position:
     pos = Position(19)

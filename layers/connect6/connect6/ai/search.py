@@ -65,6 +65,10 @@ class LevelConfig:
     # the best move. Never used for a win (own VCDT, a six, a mate score), a lost position, or a
     # move the safety check rejects (see Engine.run); when blocking every candidate blocks.
     margin: int = 0
+    # Spend the budget: once the chosen move has passed the safety check, alpha-beta goes on
+    # deepening (the next depths, the same transposition table) while more than this share of the
+    # budget is left, and a new best move is played only if it passes the check too. 0: never.
+    deepen: float = 0.0
 
 
 # normal and hard: moves the search cannot tell apart (symmetric twins score the same) or nearly
@@ -75,6 +79,8 @@ class LevelConfig:
 # where symmetric twins tie; measured in games against Cloudict (docs/ai.md).
 NORMAL_MARGIN = 120
 HARD_MARGIN = 60
+# hard deepens after its check while a tenth of its budget is left (LevelConfig.deepen).
+DEEPEN_LEFT = 0.1
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     # easy: a random pick among its 8 best one-ply moves within 15,000 (a live three's worth):
@@ -87,7 +93,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
                         zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
-                        margin=HARD_MARGIN),
+                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -109,6 +115,9 @@ ZONE_FIRSTS = 16
 ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
+# When deepening after the check (LevelConfig.deepen), alpha-beta gets this share of the time
+# left; the rest is for checking the move it then prefers.
+DEEPEN_AB = 0.6
 # Opponent double-threat pairs counted per root move at most (see Engine._potentials).
 POTENTIAL_CAP = 100
 # Candidate pairs the leaves' VCDT checks try per attacker turn (Vcdt's max_pairs).
@@ -163,6 +172,8 @@ class Engine:
         self.tt: dict[int, tuple[int, int, int, int, int]] = {}
         # One table of VCDT failures for all of this move's checks (see Vcdt.fail).
         self.vcdt_fail: dict[int, int] = {}
+        # hard's root penalties (see _potentials), counted once per move.
+        self.penalty: dict[tuple[int, int], int] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _result(self, stones: tuple[int, ...], reason: str, score: int = 0,
@@ -269,6 +280,8 @@ class Engine:
             if checked == best:
                 return self._result(best, f"forced win in {turns} turns", score, depth)
             return self._result(checked, reason, 0, depth)
+        if cfg.deepen and cfg.opp_check and score > -MATE:
+            return self._spend(best, score, depth, order, near, sets, reason)
         if len(near) > 1:
             # Variety: a move drawn among those within the margin (all block when blocking, none
             # is a win: a mate score takes the branch above). It is played only if the safety
@@ -285,6 +298,44 @@ class Engine:
         if score <= -MATE and not sets:
             reason = "lost against best play: resists longest"
         return self._result(best, reason, score, depth)
+
+    def _spend(self, best: tuple[int, int], score: int, depth: int, order: list[tuple[int, int]],
+               near: list[tuple[int, int]], sets: list[tuple[int, ...]], reason: str) -> SearchResult:
+        """The rest of the budget (``LevelConfig.deepen``): the best move goes through the safety
+        check first; while the move to play has passed it and time is left, alpha-beta searches
+        the next depths (same root moves, same transposition table), and a move it then prefers
+        replaces the checked one only if it passes the check alone. Variety draws from the
+        deepest search's margin, and a drawn move too is played only if it passes."""
+        cfg = self.cfg
+        full_end = self.end
+        limit = self.max_depth if self.max_depth is not None else 64
+        played = self._safe(best, order, sets)
+        passed = self.passed
+        while passed and depth < limit and full_end - now() > cfg.deepen * self.budget:
+            self.end = now() + (full_end - now()) * DEEPEN_AB
+            d_best, d_score, d_depth, d_order, d_near = self._iterate(order, first=depth + 1)
+            self.end = full_end
+            if d_score == -INF or d_score <= -MATE:
+                break  # nothing searched in time, or every move loses deeper: keep the checked move
+            if d_best != played:
+                self._safe(d_best, [], sets, steer=False)
+                if not self.passed:
+                    break
+                played = d_best
+            score, order, near = d_score, d_order, d_near
+            if d_score >= MATE:
+                return self._result(played, f"forced win in {(WIN - d_score) // 2 + 1} turns", d_score,
+                                    max(depth, d_depth))
+            if d_depth <= depth:
+                break  # the clock cut the deeper iteration: its best move is all there is
+            depth = d_depth
+        if passed and len(near) > 1 and near[0] == played:
+            pick = near[self.rng.randrange(len(near))]
+            if pick != played:
+                self._safe(pick, [], sets, steer=False)
+                if self.passed:
+                    played = pick
+        return self._result(played, reason, score, depth)
 
     def _easy(self, moves: list[tuple[int, int, int]], reason: str) -> SearchResult:
         """One ply: every candidate pair scored by the position it leaves; pick among the
@@ -501,13 +552,16 @@ class Engine:
         self.passed = False
         return suspect or entered or unproven or fallback
 
-    def _iterate(self, pairs: list[tuple[int, int]]
+    def _iterate(self, pairs: list[tuple[int, int]], first: int = 1
                  ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]], list[tuple[int, int]]]:
         """Iterative deepening at the root; returns (best pair, score, completed depth, the root
         moves best first, the moves whose exact score is within ``self.margin`` of the best —
         empty without a margin or when the best is a mate score). With a margin, a move is
         searched with a full window whenever it may score within the margin of the best so far
-        (PVS's null window sits the margin lower), so those scores are exact."""
+        (PVS's null window sits the margin lower), so those scores are exact. ``first``: the
+        first depth (a later call goes on where an earlier one stopped; the transposition table
+        and the root penalties are the move's own). The completed depth is 0 and the score -INF
+        when not even the first root move of the first depth was searched in time."""
         s = self.side
         best = pairs[0]
         best_v = -INF
@@ -515,11 +569,13 @@ class Engine:
         limit = self.max_depth if self.max_depth is not None else 64
         order = list(pairs)
         self.deadline = self.end
-        penalty = self._potentials(order) if self.cfg.potential else {}
+        if self.penalty is None:
+            self.penalty = self._potentials(order) if self.cfg.potential else {}
+        penalty = self.penalty
         near: list[tuple[int, int]] = []
         ab_start = now()
-        for depth in range(1, limit + 1):
-            if depth > 1 and now() > ab_start + (self.end - ab_start) * NEW_ITERATION:
+        for depth in range(first, limit + 1):
+            if depth > first and now() > ab_start + (self.end - ab_start) * NEW_ITERATION:
                 break
             alpha = -INF
             cur: tuple[int, int] | None = None
