@@ -399,6 +399,42 @@ def test_no_deeper_search_when_no_move_passes_the_check(monkeypatch):
     assert played.stones == best and played.depth == 2
 
 
+def test_the_widened_safety_check_pairs_the_refutation_zone_with_our_fours():
+    # Given a position of hard's lost games as White (Cloudict depth 4) where every root move
+    # left a VCDT and the holding move (found by the loss analysis) was a zone point with a stone
+    # that makes a four of ours
+    import json
+    from pathlib import Path
+
+    from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
+    data = Path(__file__).resolve().parent / "data" / "loss_positions.jsonl"
+    case = next(c for c in map(json.loads, data.read_text().splitlines()) if c["id"] == "hard-cd4-s1-g26-t10")
+    pos = position_of(case)
+    engine = Engine(pos, "hard", 10.0, random.Random(0))
+    played = tuple(parse_stones(case["played"], 19))
+    board = engine.board
+    for q in played:
+        board.place(q, 1)
+    solver = NodeLimitedVcdt(board, 200_000)
+    assert solver.solve(0, 8) is not None
+    zone = set(solver.zone)
+    for q in reversed(played):
+        board.remove(q, 1)
+    fours = NodeLimitedVcdt(board, 1).four_points(1)
+    # When the safety check widens its net
+    moves = engine._widened_moves(zone, [])
+    # Then the moves that pair a zone point with one of our fours come first, the better move
+    # among them, and the zone's own moves follow
+    n_first = sum(1 for a, b in moves if b in fours and a in zone)
+    assert n_first and all(b in fours for _, b in moves[:n_first])
+    assert len(moves) > n_first
+    # And the safety check, starting from the move played in the game, finds such a move that
+    # passes it (the narrow check found none), the move the loss analysis found
+    chosen = engine._safe(played, [], [])
+    assert engine.passed and set(chosen) & fours
+    assert set(chosen) == set(parse_stones(case["better"], 19))
+
+
 # ---------------------------------------------------------------- variety
 def _centre_opening() -> Position:
     pos = Position(19)

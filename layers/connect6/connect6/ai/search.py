@@ -58,6 +58,9 @@ class LevelConfig:
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more: with 0.6 its warnings ran out of time.
     ab_share: float = 0.6
+    # More safety-check tries, from the refutations' zones, when none of the first passed and time
+    # is left (see Engine._safe); such a level also checks moves alpha-beta scores as lost. 0: none.
+    widen: int = 0
     # Variety: the move is drawn (with the caller's rng, so a game replays from its seed) among
     # the root moves whose score is at most this far below the best. A score is the evaluation
     # of the side to move (10 x own roads - 9 x enemy roads, minus hard's potential penalty):
@@ -81,6 +84,8 @@ NORMAL_MARGIN = 120
 HARD_MARGIN = 60
 # hard deepens after its check while a tenth of its budget is left (LevelConfig.deepen).
 DEEPEN_LEFT = 0.1
+# hard's safety check tries this many more moves from the refutations' zones (LevelConfig.widen).
+WIDEN_TRIES = 48
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     # easy: a random pick among its 8 best one-ply moves within 15,000 (a live three's worth):
@@ -93,7 +98,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
                         zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
-                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT),
+                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -115,6 +120,10 @@ ZONE_FIRSTS = 16
 ENTRY_SHARE = 0.4
 # No new iteration starts after this share of the alpha-beta window has gone.
 NEW_ITERATION = 0.6
+# Widening the safety check stops when this share of the budget is left; each widened check gets
+# at most this share of the budget.
+WIDEN_LEFT = 0.05
+WIDEN_EACH = 0.04
 # When deepening after the check (LevelConfig.deepen), alpha-beta gets this share of the time
 # left; the rest is for checking the move it then prefers.
 DEEPEN_AB = 0.6
@@ -293,8 +302,12 @@ class Engine:
                 checked = self._safe(pick, [], sets, steer=False)
                 if self.passed:
                     return self._result(checked, reason, score, depth)
-        if cfg.opp_check and score > -MATE:
+        if cfg.opp_check and (score > -MATE or cfg.widen):
             best = self._safe(best, order, sets)
+            if score <= -MATE and self.passed:
+                # Alpha-beta's loss holds for the replies it generates; the check found a move
+                # after which the opponent has no VCDT and no entry (the longest loss first).
+                return self._result(best, reason, score, depth)
         if score <= -MATE and not sets:
             reason = "lost against best play: resists longest"
         return self._result(best, reason, score, depth)
@@ -459,6 +472,23 @@ class Engine:
         out.extend(hpairs)
         return out
 
+    def _widened_moves(self, zone: set[int], sets: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+        """The safety check's wider net: first each zone point (or, when blocking, each blocking
+        point) with a stone that makes a four of ours (the opponent must answer it before going
+        on: the holding moves the loss analysis found in hard's lost games as White had one), then
+        the zone's moves (see _zone_moves)."""
+        board = self.board
+        s = self.side
+        cells = board.cells
+        solver = self.solver(board, self.end, fail=self.vcdt_fail, pure=self.pure)
+        fours = [q for _, q in point_scores(board, s, solver.four_points(s))]
+        if sets:
+            firsts = hitting_moves(sets)[0]
+        else:
+            firsts = [q for _, q in point_scores(board, s, [q for q in zone if cells[q] < 0])][:ZONE_FIRSTS]
+        out = [(a, f) for a in firsts for f in fours if f != a]
+        return out + self._zone_moves(zone, sets)
+
     def _threat_zone(self) -> set[int] | None:
         """Null move: if the opponent, moving now, had a VCDT (or a single threat leading into
         one), the points its proof uses; else None."""
@@ -482,7 +512,9 @@ class Engine:
         forced to block, that pair itself; when blocking, each blocking point with one of its
         points), then the search's order. ``self.passed`` tells whether the move returned passed the
         check (neither a VCDT nor an entry after it). Without ``steer`` only ``best`` and
-        ``pairs`` are tried (no moves from refutations)."""
+        ``pairs`` are tried (no moves from refutations). With the level's ``widen``, when no move
+        tried passed and time is left, up to that many more are tried: moves on the refutations'
+        zones (see _zone_moves), each check capped at a share of the budget."""
         s = self.side
         o = 1 - s
         cfg = self.cfg
@@ -496,7 +528,21 @@ class Engine:
         entered: tuple[int, int] | None = None
         unproven: tuple[int, int] | None = None
         fallback, fallback_turns = best, 0
-        while queue and len(tried) < SAFE_TRIES:
+        zone: set[int] = set()
+        tries = SAFE_TRIES
+        widened = False
+        while True:
+            if not queue or len(tried) >= tries:
+                if widened or not steer or not cfg.widen or not zone \
+                        or self.end - now() <= WIDEN_LEFT * self.budget:
+                    break
+                # Nothing tried passed and time is left: the moves that put a stone where the
+                # refutations' proofs play (a far stone the root candidates did not hold).
+                widened = True
+                tries = len(tried) + cfg.widen
+                queue = [p for p in self._widened_moves(zone, sets)
+                         if ((p[0], p[1]) if p[0] < p[1] else (p[1], p[0])) not in tried]
+                continue
             a, b = queue.pop(0)
             key = (a, b) if a < b else (b, a)
             if key in tried:
@@ -508,7 +554,8 @@ class Engine:
             board = self.board
             board.place(a, s)
             board.place(b, s)
-            solver = self.solver(board, now() + left * 0.5, fail=self.vcdt_fail, pure=self.pure)
+            deadline = now() + (min(left * 0.5, self.budget * WIDEN_EACH) if widened else left * 0.5)
+            solver = self.solver(board, deadline, fail=self.vcdt_fail, pure=self.pure)
             refutation, timed_out = self._timed(solver.solve, solver, o, cfg.opp_check)
             if timed_out:
                 # Unproven either way: better than a refuted move, but not than one that passed
@@ -529,6 +576,7 @@ class Engine:
             if refutation is None and entry is None:
                 self.passed = True
                 return (a, b)
+            zone |= solver.zone
             if refutation is not None:
                 if refutation[0] > fallback_turns:
                     fallback, fallback_turns = (a, b), refutation[0]
@@ -538,7 +586,7 @@ class Engine:
                 if entered is None:
                     entered = (a, b)
                 x, y = entry[1]
-            if not steer:
+            if not steer or widened:
                 continue
             front = [p for p in queue if x in p or y in p]
             if sets:

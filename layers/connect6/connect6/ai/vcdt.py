@@ -359,7 +359,7 @@ class Vcdt:
         cells = board.cells
         wins = board.wins
         clean = CLEAN[s]
-        threes = self._four_points(s)
+        threes = self.four_points(s)
         twos: set[tuple[int, int]] = set()
         for w in board.open[s]:
             if clean[code[w]] == 2:
@@ -474,7 +474,7 @@ class Vcdt:
             if found is None:
                 return -1
             cells = board.cells
-            stoppers = {q for q in zone if cells[q] < 0} | self._four_points(o)
+            stoppers = {q for q in zone if cells[q] < 0} | self.four_points(o)
             # The attacker's first pair first: a stone there is the likeliest to stop the line.
             first = [q for q in found[1] if q in stoppers]
             frees = first + sorted(stoppers.difference(first))
@@ -490,7 +490,7 @@ class Vcdt:
             longest = max(longest, refutes[0])
         return longest
 
-    def _four_points(self, o: int) -> set[int]:
+    def four_points(self, o: int) -> set[int]:
         """The points where a stone makes a four for ``o``: the empty points of its open
         3-windows."""
         board = self.board
@@ -505,5 +505,5 @@ class Vcdt:
         return points
 
     def _counter_fours(self, o: int, cap: int) -> list[int]:
-        """The ``cap`` best of :meth:`_four_points` by ``o``'s point scores."""
-        return [q for _, q in point_scores(self.board, o, self._four_points(o))[:cap]]
+        """The ``cap`` best of :meth:`four_points` by ``o``'s point scores."""
+        return [q for _, q in point_scores(self.board, o, self.four_points(o))[:cap]]
