@@ -86,7 +86,8 @@ class Session:
         result = search(pos, self.level, budget_s=budget, rng=self.rng, max_depth=self.depth)
         pos.play(result.stones)
         self.log(f"{result.reason}; depth {result.depth}, {result.nodes} nodes, "
-                 f"{result.elapsed * 1000:.0f} ms, score {result.score}")
+                 f"{result.elapsed * 1000:.0f} ms, score {result.score}; "
+                 + ", ".join(f"{phase} {seconds * 1000:.0f}" for phase, seconds in result.phases))
         return "move " + move_text(result.stones, self.size)
 
     def _place(self, colour: str, text: str) -> None:

@@ -151,6 +151,9 @@ class SearchResult:
     depth: int = 0
     nodes: int = 0
     elapsed: float = 0.0
+    # Seconds per phase of the root pipeline, in the order first entered: own_win, threat_zone,
+    # screen, penalties, alpha_beta, safety_check, deepen (alpha-beta after the check).
+    phases: tuple[tuple[str, float], ...] = ()
 
 
 class Engine:
@@ -183,12 +186,17 @@ class Engine:
         self.vcdt_fail: dict[int, int] = {}
         # hard's root penalties (see _potentials), counted once per move.
         self.penalty: dict[tuple[int, int], int] | None = None
+        self.phases: dict[str, float] = {}
 
     # ------------------------------------------------------------------ helpers
     def _result(self, stones: tuple[int, ...], reason: str, score: int = 0,
                 depth: int = 0) -> SearchResult:
-        return SearchResult(tuple(stones), reason, score, depth, self.nodes,
-                            now() - self.start)
+        return SearchResult(tuple(stones), reason, score, depth, self.nodes, now() - self.start,
+                            tuple(self.phases.items()))
+
+    def _spent(self, phase: str, since: float) -> None:
+        """Add the time since ``since`` to ``phase`` (SearchResult.phases)."""
+        self.phases[phase] = self.phases.get(phase, 0.0) + now() - since
 
     def _rebuild(self) -> None:
         """After a timeout the board is mid-line: rebuild it from the position."""
@@ -248,14 +256,18 @@ class Engine:
             return self._easy(moves, reason)
         # Own forced win.
         if cfg.vcdt_share > 0:
+            t0 = now()
             found = self._own_win(cfg.vcdt_share, cfg.vcdt_depth, single_four=False)
             if found is None and cfg.entry_share and not sets:
                 found = self._own_win(cfg.entry_share, cfg.entry_check, single_four=True)
+            self._spent("own_win", t0)
             if found is not None:
                 turns, pair = found
                 return self._result(pair, f"forced win in {turns} turns", WIN - turns)
         if cfg.zone_share > 0 and not sets:
+            t0 = now()
             zone = self._threat_zone()
+            self._spent("threat_zone", t0)
             if zone:
                 # The opponent, were it to move now, wins by force: only moves that touch the
                 # points its proof uses can stop it (plus the best pairs from the zone itself).
@@ -270,14 +282,18 @@ class Engine:
                     reason = "defends against a forced attack"
         pairs = [(a, b) for _, a, b in moves]
         if cfg.screen_safe:
+            t0 = now()
             pairs, n_safe = self._screen(pairs, sets)
+            self._spent("screen", t0)
             if n_safe:
                 pairs = pairs[:n_safe]
         full_end = self.end
         if cfg.opp_check:
             started = now()
             self.end = started + (full_end - started) * cfg.ab_share
+        t0 = now()
         best, score, depth, order, near = self._iterate(pairs)
+        self._spent("alpha_beta", t0)
         self.end = full_end
         if score >= MATE:
             turns = (WIN - score) // 2 + 1
@@ -326,7 +342,9 @@ class Engine:
         passed = self.passed
         while passed and depth < limit and full_end - now() > cfg.deepen * self.budget:
             self.end = now() + (full_end - now()) * DEEPEN_AB
+            t0 = now()
             d_best, d_score, d_depth, d_order, d_near = self._iterate(order, first=depth + 1)
+            self._spent("deepen", t0)
             self.end = full_end
             if d_score == -INF or d_score <= -MATE:
                 break  # nothing searched in time, or every move loses deeper: keep the checked move
@@ -507,6 +525,15 @@ class Engine:
 
     def _safe(self, best: tuple[int, int], pairs: list[tuple[int, int]],
               sets: list[tuple[int, ...]], steer: bool = True) -> tuple[int, int]:
+        """:meth:`_check_moves`, its time counted as the safety check's."""
+        t0 = now()
+        try:
+            return self._check_moves(best, pairs, sets, steer)
+        finally:
+            self._spent("safety_check", t0)
+
+    def _check_moves(self, best: tuple[int, int], pairs: list[tuple[int, int]],
+                     sets: list[tuple[int, ...]], steer: bool) -> tuple[int, int]:
         """If the opponent has a VCDT after ``best``, look for a root move that leaves none, as
         far as the clock allows: moves that touch the refutation's first pair first (when not
         forced to block, that pair itself; when blocking, each blocking point with one of its
@@ -618,7 +645,11 @@ class Engine:
         order = list(pairs)
         self.deadline = self.end
         if self.penalty is None:
+            t0 = now()
             self.penalty = self._potentials(order) if self.cfg.potential else {}
+            # counted apart from alpha-beta (the caller times the whole call as alpha_beta)
+            self._spent("penalties", t0)
+            self.phases["alpha_beta"] = self.phases.get("alpha_beta", 0.0) - (now() - t0)
         penalty = self.penalty
         near: list[tuple[int, int]] = []
         ab_start = now()
