@@ -9,7 +9,7 @@ budget a move uses (median, p90, p99, max), and per phase how often it ran and i
 time, over all moves and over the moves that reached alpha-beta (the rest are settled by the root
 pipeline: a win, a forced block with one answer, a lost position). What the searches find is not
 compared with the game's move: this measures the engine of this tree (or of ``PYTHONPATH``), not
-the one that played. Example::
+the one that played; an engine from before ``phases`` existed gets the time lines only. Example::
 
     python -m tools.lab.profile_moves runs/cd6.jsonl --level hard --limit 300
 """
@@ -49,7 +49,7 @@ def profile(paths: list[Path], level: str, budget: float, side: str | None, limi
                     return used, phases, searched, searched_phases
                 result = search(pos, level, budget_s=budget, rng=random.Random(rec.get("seed", 0) * 1000 + n))  # nosec B311 # replayable lab runs
                 used.append(result.elapsed)
-                spent = dict(result.phases)
+                spent = dict(getattr(result, "phases", ()))  # an engine from before phases: time only
                 for name, seconds in spent.items():
                     phases[name].append(seconds)
                 if "alpha_beta" in spent:
@@ -90,7 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     used, phases, searched, searched_phases = profile(args.records, args.level, budget, args.side, args.limit)
     title = f"{args.level} at {budget:g} s ({args.clock} clock), every move"
     print("\n".join(table(title, used, phases, budget)))
-    print("\n".join(table("the moves that reached alpha-beta", searched, searched_phases, budget)))
+    if searched:
+        print("\n".join(table("the moves that reached alpha-beta", searched, searched_phases, budget)))
+    else:
+        print("no move reported its phases (an engine from before SearchResult.phases, or none searched)")
 
 
 if __name__ == "__main__":
