@@ -21,7 +21,8 @@ import pytest
 from connect6.ai import vcdt
 from connect6.ai.board import Board
 from connect6.ai.movegen import defence_pairs, normal_pairs
-from connect6.ai.search import INF, LEVEL_CONFIGS, MATE, WIN, Engine
+from connect6.ai.protocol import parse_stones
+from connect6.ai.search import INF, LEAF_POTENTIAL_CAP, LEVEL_CONFIGS, MATE, WIN, Engine
 from connect6.ai.vcdt import Timeout, Vcdt
 from connect6.rules import Position
 from tests.support.csearch import solver_run
@@ -152,6 +153,39 @@ def test_a_quiet_leaf_where_the_mover_wins_by_vcdt_scores_a_win(pure: bool,
     engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
     # Then the same node is a win whose six comes two plies later (the opponent's block between)
     assert engine._ab(0, 0, -INF, INF, 1) == WIN - 1 - 2
+
+
+@pytest.mark.parametrize("pure", [True, False])
+def test_a_quiet_leaf_weighs_both_sides_double_threat_pairs_at_the_levels_weights(
+        pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not pure and vcdt._csearch is None:
+        pytest.skip("the C search is not built here")
+    # Given White to move (the first turns of a Little Golem game), no threat on the board and no
+    # triple threat, a few pairs that would give White a double threat and more than the cap
+    # that would give Black one
+    position = Position(19)
+    for turn in ["JJ", "JIKK", "IKLI", "KILJ", "JLHJ"]:
+        position.play(parse_stones(turn, 19))
+    board = Board.from_position(position)
+    assert not board.thr[0] and not board.thr[1]
+    assert Vcdt(board, 1e18, pure=True).solve(1, 1) is None
+    white = Vcdt(board, 1e18, pure=True).doubles(1, LEAF_POTENTIAL_CAP)
+    black = Vcdt(board, 1e18, pure=True).doubles(0, LEAF_POTENTIAL_CAP + 1)
+    assert 0 < white < LEAF_POTENTIAL_CAP < black
+    hard = LEVEL_CONFIGS["hard"]
+    values = {}
+    for weights in ((0, 0), (40, 0), (0, 30), (40, 30)):
+        monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(
+            hard, leaf_potential=weights[0], leaf_waiting=weights[1]))
+        # When the node is scored as a leaf
+        engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
+        values[weights] = engine._ab(1, 0, -INF, INF, 1)
+    # Then without weights the leaf is the static evaluation; each White pair adds the mover's
+    # weight, each Black pair up to the cap takes the waiting side's weight off
+    assert values[(0, 0)] == board.evaluate(1)
+    assert values[(40, 0)] - values[(0, 0)] == 40 * white
+    assert values[(0, 30)] - values[(0, 0)] == -30 * LEAF_POTENTIAL_CAP
+    assert values[(40, 30)] - values[(0, 0)] == 40 * white - 30 * LEAF_POTENTIAL_CAP
 
 
 @pytest.mark.usefixtures("built")

@@ -25,4 +25,5 @@ class Core:
     def search(self, cells: list[int], s: int, depth: int, alpha: int, beta: int, ply: int, deadline: float,
                tt: dict[int, tuple[int, int, int, int, int]], inner: list[tuple[int, int, int]], nodes: int,
                now: Callable[[], float], fail: dict[int, int], leaf_depth: int,
-               max_pairs: int) -> tuple[bool, int, int]: ...
+               max_pairs: int, leaf_potential: int = 0, leaf_cap: int = 0,
+               leaf_waiting: int = 0) -> tuple[bool, int, int]: ...

@@ -1228,6 +1228,14 @@ cdef class Core:
                         return 0
                     if r == 1:
                         return AB_WIN - ply - 2 * t
+            if not has_sets and (self.leaf_potential > 0 or self.leaf_waiting > 0):
+                # Double-threat pairs: the mover's initiative, the waiting side's (Engine._ab).
+                v = self.mover_w * self.score[s] - self.other_w * self.score[o]
+                if self.leaf_potential > 0:
+                    v += self.leaf_potential * self.count_doubles(s, self.leaf_cap)
+                if self.leaf_waiting > 0:
+                    v -= self.leaf_waiting * self.count_doubles(o, self.leaf_cap)
+                return v
             return self.mover_w * self.score[s] - self.other_w * self.score[o] - (AB_THREATENED if has_sets else 0)
         if self.now() > self.deadline:
             self.timed_out = 1
@@ -1309,11 +1317,17 @@ cdef class Core:
     cdef int* inner
     cdef int n_inner
     cdef int leaf_depth
+    cdef long leaf_potential
+    cdef long leaf_waiting
+    cdef int leaf_cap
 
     def search(self, list cells, int s, int depth, long alpha, long beta, int ply, double deadline,
-               dict tt, list inner, long nodes, now, dict fail, int leaf_depth, int max_pairs):
+               dict tt, list inner, long nodes, now, dict fail, int leaf_depth, int max_pairs,
+               long leaf_potential=0, int leaf_cap=0, long leaf_waiting=0):
         """Engine._ab from this position: (timed out, nodes, value). ``fail``, ``leaf_depth`` and
-        ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks."""
+        ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks;
+        ``leaf_potential`` and ``leaf_cap``: the quiet leaves' bonus per double-threat pair of
+        the side to move, counted up to the cap."""
         cdef int i
         cdef long v
         _require(True)
@@ -1323,6 +1337,9 @@ cdef class Core:
         self.fail = fail
         self.zone = None
         self.leaf_depth = leaf_depth
+        self.leaf_potential = leaf_potential
+        self.leaf_cap = leaf_cap
+        self.leaf_waiting = leaf_waiting
         self.max_pairs = max_pairs
         self.node_limit = 1 << 62
         self.deadline = deadline
@@ -1373,11 +1390,15 @@ cdef class Core:
 
     def doubles(self, list cells, int s, int cap):
         """Vcdt.doubles: how many candidate pairs give ``s`` two or more threats (at most cap)."""
+        _require(False)
+        self.load(cells)
+        return self.count_doubles(s, cap)
+
+    cdef int count_doubles(self, int s, int cap) except -1:
+        """``doubles`` on the search board as it stands."""
         cdef Node nd
         cdef Sets st
         cdef int i, n = 0, a, b
-        _require(False)
-        self.load(cells)
         self.attacker = s
         self.pairs(s, False, &nd)
         try:

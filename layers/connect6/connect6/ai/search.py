@@ -55,6 +55,12 @@ class LevelConfig:
     # scores a win there (0: no check). hard checks one turn (a pair that makes three threats),
     # affordable with the searches in C; two turns cost it two plies.
     leaf_vcdt: int = 0
+    # Alpha-beta's quiet leaves count double-threat pairs (the root penalty's count, at every
+    # leaf, up to LEAF_POTENTIAL_CAP): the side to move gains ``leaf_potential`` per pair of its
+    # own (its initiative) and loses ``leaf_waiting`` per pair of the waiting side's (a turn it
+    # must spend defending: hard's quiet losses began where the opponent had dozens). 0: none.
+    leaf_potential: int = 0
+    leaf_waiting: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more: with 0.6 its warnings ran out of time.
     ab_share: float = 0.6
@@ -98,7 +104,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
                         zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
-                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
+                        leaf_waiting=40, margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -131,6 +137,8 @@ DEEPEN_AB = 0.6
 POTENTIAL_CAP = 100
 # Candidate pairs the leaves' VCDT checks try per attacker turn (Vcdt's max_pairs).
 LEAF_PAIRS = 40
+# Double-threat pairs counted per quiet leaf at most (LevelConfig.leaf_potential).
+LEAF_POTENTIAL_CAP = 50
 
 if _csearch is not None:
     # The C alpha-beta reads these constants from here, not from copies of its own.
@@ -756,10 +764,12 @@ class Engine:
         core = self.core
         if core is not None:
             # The whole subtree in C, on the same transposition table.
+            cfg = self.cfg
             timed_out, self.nodes, value = core.search(self.board.cells, s, depth, alpha, beta, ply,
-                                                       self.deadline, self.tt, list(self.cfg.inner),
-                                                       self.nodes, now, self.vcdt_fail, self.cfg.leaf_vcdt,
-                                                       LEAF_PAIRS)
+                                                       self.deadline, self.tt, list(cfg.inner),
+                                                       self.nodes, now, self.vcdt_fail, cfg.leaf_vcdt,
+                                                       LEAF_PAIRS, cfg.leaf_potential, LEAF_POTENTIAL_CAP,
+                                                       cfg.leaf_waiting)
             if timed_out:
                 raise Timeout
             return value
@@ -779,6 +789,14 @@ class Engine:
                 turns = self._leaf_vcdt(s)
                 if turns:
                     return WIN - ply - 2 * (turns - 1)
+            if not sets and (self.cfg.leaf_potential or self.cfg.leaf_waiting):
+                counter = Vcdt(board, self.deadline, pure=True)
+                v = board.evaluate(s)
+                if self.cfg.leaf_potential:
+                    v += self.cfg.leaf_potential * counter.doubles(s, LEAF_POTENTIAL_CAP)
+                if self.cfg.leaf_waiting:
+                    v -= self.cfg.leaf_waiting * counter.doubles(o, LEAF_POTENTIAL_CAP)
+                return v
             return board.evaluate(s) - (THREATENED if sets else 0)
         if now() > self.deadline:
             raise Timeout
