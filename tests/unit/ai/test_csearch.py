@@ -193,7 +193,8 @@ def test_with_leaf_checks_the_c_engine_still_plays_the_pure_engines_moves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     for level in ("normal", "hard"):
         monkeypatch.setitem(LEVEL_CONFIGS, level,
-                            dataclasses.replace(LEVEL_CONFIGS[level], leaf_vcdt=2))
+                            dataclasses.replace(LEVEL_CONFIGS[level], leaf_vcdt=2, leaf_potential=40,
+                                                leaf_waiting=30))
     for position in [*_positions(2), _two_open_threes()]:
         for level in ("normal", "hard"):
             results = [Engine(position, level, 1000.0, random.Random(1), max_depth=2, pure=pure).run()

@@ -59,6 +59,8 @@ class LevelConfig:
     # leaf, up to LEAF_POTENTIAL_CAP): the side to move gains ``leaf_potential`` per pair of its
     # own (its initiative) and loses ``leaf_waiting`` per pair of the waiting side's (a turn it
     # must spend defending: hard's quiet losses began where the opponent had dozens). 0: none.
+    # No level uses them: against Cloudict neither weight at 40 gained anything measurable
+    # (docs/experiments/ai-rounds.md, "Issue 31: double threats at the leaves").
     leaf_potential: int = 0
     leaf_waiting: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
@@ -104,7 +106,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
                         zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
-                        leaf_waiting=40, margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
+                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
