@@ -1326,8 +1326,9 @@ cdef class Core:
                long leaf_potential=0, int leaf_cap=0, long leaf_waiting=0):
         """Engine._ab from this position: (timed out, nodes, value). ``fail``, ``leaf_depth`` and
         ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks;
-        ``leaf_potential`` and ``leaf_cap``: the quiet leaves' bonus per double-threat pair of
-        the side to move, counted up to the cap."""
+        ``leaf_potential``, ``leaf_waiting`` and ``leaf_cap``: the quiet leaves' bonus per
+        double-threat pair of the side to move, cost per pair of the waiting side, each counted
+        up to the cap."""
         cdef int i
         cdef long v
         _require(True)

@@ -139,7 +139,7 @@ DEEPEN_AB = 0.6
 POTENTIAL_CAP = 100
 # Candidate pairs the leaves' VCDT checks try per attacker turn (Vcdt's max_pairs).
 LEAF_PAIRS = 40
-# Double-threat pairs counted per quiet leaf at most (LevelConfig.leaf_potential).
+# Double-threat pairs counted per side and quiet leaf at most (LevelConfig.leaf_potential, leaf_waiting).
 LEAF_POTENTIAL_CAP = 50
 
 if _csearch is not None:
