@@ -1228,15 +1228,15 @@ cdef class Core:
                         return 0
                     if r == 1:
                         return AB_WIN - ply - 2 * t
-            if not has_sets and (self.leaf_potential > 0 or self.leaf_waiting > 0):
-                # Double-threat pairs: the mover's initiative, the waiting side's (Engine._ab).
-                v = self.mover_w * self.score[s] - self.other_w * self.score[o]
-                if self.leaf_potential > 0:
-                    v += self.leaf_potential * self.count_doubles(s, self.leaf_cap)
-                if self.leaf_waiting > 0:
-                    v -= self.leaf_waiting * self.count_doubles(o, self.leaf_cap)
-                return v
-            return self.mover_w * self.score[s] - self.other_w * self.score[o] - (AB_THREATENED if has_sets else 0)
+            v = self.mover_w * self.score[s] - self.other_w * self.score[o]
+            if has_sets:
+                return v - AB_THREATENED
+            # Double-threat pairs: the mover's initiative, the waiting side's (Engine._ab).
+            if self.leaf_potential > 0:
+                v += self.leaf_potential * self.count_doubles(s, self.leaf_cap)
+            if self.leaf_waiting > 0:
+                v -= self.leaf_waiting * self.count_doubles(o, self.leaf_cap)
+            return v
         if self.now() > self.deadline:
             self.timed_out = 1
             return 0

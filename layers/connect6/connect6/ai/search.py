@@ -791,15 +791,15 @@ class Engine:
                 turns = self._leaf_vcdt(s)
                 if turns:
                     return WIN - ply - 2 * (turns - 1)
-            if not sets and (self.cfg.leaf_potential or self.cfg.leaf_waiting):
-                counter = Vcdt(board, self.deadline, pure=True)
-                v = board.evaluate(s)
-                if self.cfg.leaf_potential:
-                    v += self.cfg.leaf_potential * counter.doubles(s, LEAF_POTENTIAL_CAP)
-                if self.cfg.leaf_waiting:
-                    v -= self.cfg.leaf_waiting * counter.doubles(o, LEAF_POTENTIAL_CAP)
-                return v
-            return board.evaluate(s) - (THREATENED if sets else 0)
+            v = board.evaluate(s)
+            if sets:
+                return v - THREATENED
+            cfg = self.cfg
+            if cfg.leaf_potential:
+                v += cfg.leaf_potential * Vcdt(board, self.deadline, pure=True).doubles(s, LEAF_POTENTIAL_CAP)
+            if cfg.leaf_waiting:
+                v -= cfg.leaf_waiting * Vcdt(board, self.deadline, pure=True).doubles(o, LEAF_POTENTIAL_CAP)
+            return v
         if now() > self.deadline:
             raise Timeout
         key = board.hash ^ (SIDE_KEY if s else 0)
