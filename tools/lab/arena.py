@@ -35,9 +35,15 @@ terminated, then killed. ``--record FILE`` appends one JSON line per game (engin
 opening, every move with its time, winner, reason) as the game ends; tools/lab/loss_analysis.py
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
 short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
-far stay). When an ``ours:`` engine plays, the arena first prints the machine's calibration
-(``tools/lab/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, about a second;
-``--no-calibrate`` skips it): a score against an engine that plays at a fixed depth depends on it.
+far stay). ``--against OTHER`` beside ``--from-record`` compares two such files game by game:
+the games of one opening with the first engine on one colour are paired (two variants of an
+engine against one opponent, on one ``--seed``'s openings), and the pairs the variants scored
+differently are counted, with an exact two-sided sign test over them: the test for two runs on
+the same openings, where comparing the two totals as independent samples overstates the noise.
+When an ``ours:`` engine plays, the arena first prints the machine's calibration
+(``tools/lab/bench_ai.py --calibrate``: nodes per CPU second of a fixed-depth search, about a
+second; ``--no-calibrate`` skips it): a score against an engine that plays at a fixed depth
+depends on it.
 Examples::
 
     python -m tools.lab.arena ours:hard ours:normal --games 40 --size 15
@@ -514,6 +520,71 @@ def records_from_file(path: Path) -> list[GameRecord]:
     return out
 
 
+@dataclass
+class Paired:
+    """Two records of one engine against one opponent compared game by game (see ``pair_records``)."""
+
+    paired: int  # games with the same opening and the engine on the same colour in both
+    same_moves: int  # of those, played move for move the same
+    only_first: int  # won (scored more) in the first record only
+    only_second: int  # won in the second only
+    only_first_white: int  # of only_first, the engine played White
+    only_second_white: int
+    unpaired: int  # games of either record without a partner in the other
+
+    @property
+    def sign_test_p(self) -> float:
+        """Two-sided exact sign test on the pairs that differ: the chance of a split at least
+        this uneven between two equally strong variants."""
+        n = self.only_first + self.only_second
+        if n == 0:
+            return 1.0
+        k = min(self.only_first, self.only_second)
+        return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
+
+
+def pair_records(first: list[GameRecord], second: list[GameRecord], label: str) -> Paired:
+    """Pair the games of two records by opening and ``label``'s colour and count where they
+    differ. A record may hold an opening-and-colour more than once (``--openings centre``): such
+    games are paired in order."""
+    def key(r: GameRecord) -> tuple[tuple[tuple[int, ...], ...], bool]:
+        return tuple(tuple(sorted(t)) for t in r.turns[: r.opening_turns]), r.black == label
+
+    waiting: dict[tuple[tuple[tuple[int, ...], ...], bool], list[GameRecord]] = {}
+    for r in second:
+        waiting.setdefault(key(r), []).append(r)
+    paired = same = only_first = only_second = first_white = second_white = unpaired = 0
+    for r in first:
+        partners = waiting.get(key(r))
+        if not partners:
+            unpaired += 1
+            continue
+        other = partners.pop(0)
+        paired += 1
+        same += [tuple(sorted(t)) for t in r.turns] == [tuple(sorted(t)) for t in other.turns]
+        mine, theirs = points_of(r, label), points_of(other, label)
+        white = r.white == label
+        if mine > theirs:
+            only_first += 1
+            first_white += white
+        elif theirs > mine:
+            only_second += 1
+            second_white += white
+    unpaired += sum(len(rest) for rest in waiting.values())
+    return Paired(paired, same, only_first, only_second, first_white, second_white, unpaired)
+
+
+def report_pairs(pairs: Paired, label: str, first: str, second: str) -> None:
+    """Print ``pair_records``' comparison."""
+    print()
+    print(f"paired with {second}: {pairs.paired} games of {label} with the same opening and colour "
+          f"({pairs.same_moves} the same move for move, {pairs.unpaired} without a partner)")
+    print(f"scored differently: {pairs.only_first + pairs.only_second} — better in {first} "
+          f"{pairs.only_first} (as White {pairs.only_first_white}), better in {second} "
+          f"{pairs.only_second} (as White {pairs.only_second_white}); "
+          f"sign test p = {pairs.sign_test_p:.3f}")
+
+
 def parse_turn_range(text: str) -> tuple[int, int]:
     """``"1-3"`` → (1, 3); ``"2"`` → (2, 2)."""
     lo, _, hi = text.partition("-")
@@ -560,6 +631,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the machine's calibration before the games (see below)")
     ap.add_argument("--from-record", type=Path, default=None,
                     help="play nothing: print the table of the games in this record file")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="with --from-record: compare it game by game with this record file (the same "
+                         "engine label, e.g. a variant on the same --seed's openings)")
     args = ap.parse_args(argv)
     parallel = max(1, min(2, args.parallel))
     (label_a, spec_a), (label_b, spec_b) = split_label(args.engine_a), split_label(args.engine_b)
@@ -568,7 +642,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_record:
         done = records_from_file(args.from_record)
         report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}", args.size)
+        if args.against:
+            pairs = pair_records(done, records_from_file(args.against), label_a)
+            report_pairs(pairs, label_a, args.from_record.name, args.against.name)
         return 0
+    if args.against:
+        ap.error("--against compares two record files: give --from-record too")
     specs = {label_a: expand(spec_a, args.size, args.clock, args.layer_a),
              label_b: expand(spec_b, args.size, args.clock, args.layer_b)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}

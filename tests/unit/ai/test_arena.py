@@ -56,6 +56,44 @@ def test_openings_are_scored_in_pairs_of_one_game_with_each_colour(capsys):
     assert "won both 1, split 1, lost both 0, with a draw 1" in capsys.readouterr().out
 
 
+def test_two_records_are_compared_game_by_game_on_the_same_openings_and_colours(capsys):
+    # Given two runs of one engine "a" against "b" on the same openings: the second run wins
+    # opening 50 as White where the first lost it, loses opening 90 as Black where the first
+    # won, and ties the rest; each run has one game the other lacks
+    def game(opening, black, white, winner, reply=1):
+        return arena.GameRecord(black, white, winner, "six" if winner else "draw",
+                                [(opening,), (opening + reply, opening + 2)], opening_turns=1)
+    first = [game(10, "a", "b", "a"), game(10, "b", "a", "a"),
+             game(50, "b", "a", "b"), game(90, "a", "b", "a"),
+             game(130, "a", "b", "a")]
+    second = [game(10, "a", "b", "a"), game(10, "b", "a", "a", reply=3),
+              game(50, "b", "a", "a", reply=4), game(90, "a", "b", None, reply=4),
+              game(170, "a", "b", "b")]
+    # When they are paired for "a"
+    pairs = arena.pair_records(first, second, "a")
+    # Then four games pair up (the colour is part of the pair), one of them played the same move
+    # for move; the first run did better on one, the second on another
+    assert pairs == arena.Paired(paired=4, same_moves=1, only_first=1, only_second=1,
+                                 only_first_white=0, only_second_white=1, unpaired=2)
+    assert pairs.sign_test_p == 1.0
+    arena.report_pairs(pairs, "a", "first.jsonl", "second.jsonl")
+    out = capsys.readouterr().out
+    assert "(1 the same move for move, 2 without a partner)" in out
+    assert "better in first.jsonl 1 (as White 0), better in second.jsonl 1 (as White 1)" in out
+
+
+@pytest.mark.parametrize(("first", "second", "p"), [(0, 0, 1.0), (5, 0, 0.0625), (0, 6, 0.03125),
+                                                   (9, 1, 0.021484375), (3, 3, 1.0)])
+def test_the_sign_test_is_exact_and_two_sided(first, second, p):
+    pairs = arena.Paired(first + second, 0, first, second, 0, 0, 0)
+    assert pairs.sign_test_p == pytest.approx(p)
+
+
+def test_against_needs_a_record_to_compare(tmp_path):
+    with pytest.raises(SystemExit):
+        arena.main(["fa", "fb", "--against", str(tmp_path / "other.jsonl")])
+
+
 @pytest.mark.parametrize("size", [15, 19])
 def test_openings_are_legal_and_varied(size):
     rng = random.Random(1)
@@ -202,6 +240,10 @@ def test_the_arena_plays_each_opening_with_both_colours_and_records_every_game(t
     again = capsys.readouterr().out
     assert [ln for ln in again.splitlines() if ln.startswith(("score", "Elo", "game length"))] == \
         [ln for ln in played.splitlines() if ln.startswith(("score", "Elo", "game length"))]
+    # and a record compared with itself pairs every game, each the same move for move
+    assert arena.main(["fa", "fb", "--from-record", str(record), "--against", str(record)]) == 0
+    assert "4 games of fa with the same opening and colour (4 the same move for move, 0 without a partner)" \
+        in capsys.readouterr().out
     games = [json.loads(line) for line in record.read_text().splitlines()]
     assert len(games) == 4
     by_opening: dict[str, list[dict]] = {}
