@@ -44,6 +44,9 @@ class LevelConfig:
     noise: int  # easy: pick among this many top one-ply moves
     free: int  # free stones per single-point block
     entry_check: int = 0  # VCDT depth after an opponent's single threat in the safety check (0: none)
+    # The safety check also looks for an opponent double threat after which every defence meets a
+    # VCDT of at most this many turns or a single-four entry (Vcdt.double_warning; 0: none).
+    double_entry: int = 0
     zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
     # Share of the budget for an own single-four entry (0: none). No level searches one: hard's
@@ -105,8 +108,8 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6, margin=NORMAL_MARGIN),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4, leaf_vcdt=1,
-                        margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
+                        double_entry=6, zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4,
+                        leaf_vcdt=1, margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
@@ -554,8 +557,9 @@ class Engine:
         far as the clock allows: moves that touch the refutation's first pair first (when not
         forced to block, that pair itself; when blocking, each blocking point with one of its
         points), then the search's order. ``self.passed`` tells whether the move returned passed the
-        check (neither a VCDT nor an entry after it). Without ``steer`` only ``best`` and
-        ``pairs`` are tried (no moves from refutations). With the level's ``widen``, when no move
+        check (neither a VCDT nor an entry after it, nor, with the level's ``double_entry``, a
+        double threat leading into either). Without ``steer`` only ``best`` and ``pairs`` are
+        tried (no moves from refutations). With the level's ``widen``, when no move
         tried passed and time is left, up to that many more are tried: moves on the refutations'
         zones (see _zone_moves), each check capped at a share of the budget."""
         s = self.side
@@ -565,8 +569,9 @@ class Engine:
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
         # If no move tried is safe, play (in this order) the first whose entry check ran out of
-        # time, the first with only a single-threat entry against it, the first whose VCDT
-        # check ran out of time (unproven), or the one whose VCDT refutation is longest.
+        # time, the first with only an entry against it (a single threat, or a double threat
+        # leading into a VCDT or an entry), the first whose VCDT check ran out of time
+        # (unproven), or the one whose VCDT refutation is longest.
         suspect: tuple[int, int] | None = None
         entered: tuple[int, int] | None = None
         unproven: tuple[int, int] | None = None
@@ -610,6 +615,13 @@ class Engine:
             if refutation is None and cfg.entry_check:
                 solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
                 entry, timed_out = self._timed(solver.warning, solver, o, cfg.entry_check)
+                if timed_out:
+                    if suspect is None:
+                        suspect = (a, b)
+                    continue
+            if refutation is None and entry is None and cfg.double_entry:
+                solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
+                entry, timed_out = self._timed(solver.double_warning, solver, o, cfg.double_entry)
                 if timed_out:
                     if suspect is None:
                         suspect = (a, b)

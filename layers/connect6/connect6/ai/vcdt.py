@@ -448,6 +448,57 @@ class Vcdt:
         check the defence uses (a false alarm costs a worse move, a missed entry the game)."""
         return self.entry(s, depth, k_free=WARNING_FREE)
 
+    def double_warning(self, s: int, depth: int) -> tuple[int, tuple[int, int]] | None:
+        """``(attacker turns to the six, first pair)`` for a pair with which ``s`` (to move, no
+        threat windows on the board) makes two threats such that after every defence ``s`` has a
+        VCDT within ``depth`` turns or a :meth:`warning` entry; None if no such pair is found
+        among the attacker's first ``max_pairs`` double threats. Neither :meth:`solve` (its
+        turns are all double threats) nor :meth:`entry` (its first turn is a single threat) sees
+        this line: a double threat, a single four, then double threats. Cloudict at depth 6 won
+        games with it against the safety check. A heuristic like the warning (the entry's free
+        stone is tried on the defender's best points only). Raises :class:`Timeout`."""
+        board = self.board
+        o = 1 - s
+        if board.thr[s] or board.thr[o]:
+            return None
+        candidates, through = self._pairs(s)
+        tried = 0
+        for a, b in candidates:
+            if now() > self.deadline:
+                raise Timeout
+            if self._made_count(a, b, through) < 2:
+                continue
+            sets = self._made(a, b, through)
+            t = count_hits(sets)
+            if t < 2:
+                continue  # a single threat: the entry's business
+            if t >= 3:
+                self._mark(a, b, sets)
+                return 2, (a, b)
+            tried += 1
+            board.place(a, s)
+            board.place(b, s)
+            longest = 0
+            for c, d in hitting_moves(sets)[1]:
+                board.place(c, o)
+                board.place(d, o)
+                # A defence that makes a threat of its own is answered first: not forced.
+                found = None if board.thr[o] else self.solve(s, depth) or self.warning(s, depth)
+                board.remove(d, o)
+                board.remove(c, o)
+                if found is None:
+                    longest = 0
+                    break
+                longest = max(longest, found[0])
+            board.remove(b, s)
+            board.remove(a, s)
+            if longest:
+                self._mark(a, b, sets)
+                return longest + 1, (a, b)
+            if tried >= self.max_pairs:
+                break
+        return None
+
     def _free_stone_holds(self, s: int, depth: int, k_free: int) -> int:
         """The defender has placed one stone of its turn (a block); with the other anywhere,
         the longest VCDT ``s`` then has (attacker turns), or -1 if some free stone stops every
