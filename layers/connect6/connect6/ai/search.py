@@ -612,16 +612,15 @@ class Engine:
                     unproven = (a, b)
                 continue
             entry = None
-            if refutation is None and cfg.entry_check:
-                solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
-                entry, timed_out = self._timed(solver.warning, solver, o, cfg.entry_check)
-                if timed_out:
-                    if suspect is None:
-                        suspect = (a, b)
-                    continue
-            if refutation is None and entry is None and cfg.double_entry:
-                solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
-                entry, timed_out = self._timed(solver.double_warning, solver, o, cfg.double_entry)
+            if refutation is None:
+                # The entry warnings, each with its share of the time left, until one answers.
+                for warn, depth in ((solver.warning, cfg.entry_check),
+                                    (solver.double_warning, cfg.double_entry)):
+                    if depth:
+                        solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
+                        entry, timed_out = self._timed(warn, solver, o, depth)
+                        if timed_out or entry is not None:
+                            break
                 if timed_out:
                     if suspect is None:
                         suspect = (a, b)
