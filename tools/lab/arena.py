@@ -11,7 +11,8 @@ same opening repeated: whether an engine plays the same game every time). Every 
 own seed (``--seed`` and the game's number): ``ours:`` engines get it as ``--seed``, and a
 command's ``{seed}`` is replaced by it, so a game can be replayed and two games from one
 opening need not be the same. Every answer is checked with ``connect6.rules``: an illegal or
-missing answer loses the game. At the end the arena prints the score, the Elo difference with a
+missing answer loses the game (the reason tells an engine out of time from one that ended, e.g.
+crashed, with its exit status). At the end the arena prints the score, the Elo difference with a
 95 % confidence interval, how the openings played with both colours went (won both, split, lost
 both), how many games differ (move for move and up to symmetry, per colour), and the time per
 move (median, p99, max) of each engine, measured from sending the command to reading the
@@ -35,9 +36,10 @@ terminated, then killed. ``--record FILE`` appends one JSON line per game (engin
 opening, every move with its time, winner, reason) as the game ends; tools/lab/loss_analysis.py
 reads these files, and ``--from-record FILE`` prints the table of such a file (for a run cut
 short: stopped by SIGTERM or Ctrl-C, the arena kills its engines first and the lines written so
-far stay). ``--against OTHER`` beside ``--from-record`` compares two such files game by game:
-the games of one opening with the first engine on one colour are paired (two variants of an
-engine against one opponent, on one ``--seed``'s openings), and the pairs the variants scored
+far stay; ``--resume`` with the run's own arguments plays only the games its record lacks).
+``--against OTHER`` beside ``--from-record`` compares two such files game by game: the games of
+one opening with the first engine on one colour are paired (two variants of an engine against
+one opponent, on one ``--seed``'s openings), and the pairs the variants scored
 differently are counted, with an exact two-sided sign test over them: the test for two runs on
 the same openings, where comparing the two totals as independent samples overstates the noise.
 When an ``ours:`` engine plays, the arena first prints the machine's calibration
@@ -221,11 +223,23 @@ class EngineProcess:
 
     def ask(self, line: str, timeout: float) -> tuple[str | None, float]:
         """Send ``line`` and wait for the next ``move`` answer line: (move text, "" for an
-        ``error`` line, or None for no answer in time; seconds)."""
+        ``error`` line, or None for no answer; seconds). ``why_silent`` tells the two Nones apart."""
         start = time.perf_counter()
-        self.send(line)
+        try:
+            self.send(line)
+        except (BrokenPipeError, OSError):
+            return None, 0.0  # it had already ended; why_silent says how
         out = self._wait_for(self._answer, timeout)
         return out, time.perf_counter() - start
+
+    def why_silent(self) -> str:
+        """Why ``ask`` got no answer: still running (out of time), or ended (e.g. crashed), with
+        its exit status; a signal shows as a negative status (-11: a segmentation fault)."""
+        try:
+            status = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "no answer in time"
+        return f"ended without an answer (exit status {status})"
 
     def close(self) -> None:
         """``quit``; an engine still running after the grace period is terminated, then killed
@@ -394,7 +408,7 @@ def play_game(specs: dict[str, list[str]], black: str, white: str, opening: list
             cmd = "next" if last is None else f"move {move_text(last, size)}"
             answer, elapsed = proc.ask(cmd, move_timeout)
             if answer is None or answer == "":
-                why = "no answer in time" if answer is None else "error answer"
+                why = proc.why_silent() if answer is None else "error answer"
                 return record(other, f"{mover}: {why}")
             times[mover].append(elapsed)
             seconds.append(elapsed)
@@ -504,20 +518,21 @@ def read_record_file(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def record_from_json(g: dict[str, Any]) -> GameRecord:
+    """One game back from its ``--record`` line."""
+    size = g["size"]
+    turns = [tuple(parse_move(t, size)) for t in g["opening"]]
+    turns += [tuple(parse_move(m["stones"], size)) for m in g["moves"]]
+    times: dict[str, list[float]] = {g["black"]: [], g["white"]: []}
+    for m in g["moves"]:
+        if m["ms"] is not None:
+            times[m["engine"]].append(m["ms"] / 1000)
+    return GameRecord(g["black"], g["white"], g["winner"], g["reason"], turns, times, len(g["opening"]))
+
+
 def records_from_file(path: Path) -> list[GameRecord]:
     """Games back from a ``--record`` file (for a table of a run that was cut short)."""
-    out = []
-    for g in read_record_file(path):
-        size = g["size"]
-        turns = [tuple(parse_move(t, size)) for t in g["opening"]]
-        turns += [tuple(parse_move(m["stones"], size)) for m in g["moves"]]
-        times: dict[str, list[float]] = {g["black"]: [], g["white"]: []}
-        for m in g["moves"]:
-            if m["ms"] is not None:
-                times[m["engine"]].append(m["ms"] / 1000)
-        out.append(GameRecord(g["black"], g["white"], g["winner"], g["reason"], turns, times,
-                              len(g["opening"])))
-    return out
+    return [record_from_json(g) for g in read_record_file(path)]
 
 
 @dataclass
@@ -627,6 +642,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds an engine gets to stop after quit before it is terminated")
     ap.add_argument("--log-dir", type=Path, default=None, help="keep each engine's stderr here")
     ap.add_argument("--record", type=Path, default=None, help="append one JSON line per game here")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --record: play only the games that file does not hold yet (a run cut "
+                         "short, resumed with the same arguments); the table counts all of them")
     ap.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                     help="skip the machine's calibration before the games (see below)")
     ap.add_argument("--from-record", type=Path, default=None,
@@ -640,14 +658,17 @@ def main(argv: list[str] | None = None) -> int:
     if label_a == label_b:
         label_a, label_b = label_a + "#A", label_b + "#B"
     if args.from_record:
-        done = records_from_file(args.from_record)
-        report(done, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}", args.size)
+        recorded = records_from_file(args.from_record)
+        report(recorded, label_a, label_b, f"{args.size}x{args.size}", f"from {args.from_record.name}",
+               args.size)
         if args.against:
-            pairs = pair_records(done, records_from_file(args.against), label_a)
+            pairs = pair_records(recorded, records_from_file(args.against), label_a)
             report_pairs(pairs, label_a, args.from_record.name, args.against.name)
         return 0
     if args.against:
         ap.error("--against compares two record files: give --from-record too")
+    if args.resume and not args.record:
+        ap.error("--resume continues a --record file: give --record too")
     specs = {label_a: expand(spec_a, args.size, args.clock, args.layer_a),
              label_b: expand(spec_b, args.size, args.clock, args.layer_b)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}
@@ -670,6 +691,16 @@ def main(argv: list[str] | None = None) -> int:
     for i, op in enumerate(openings):
         jobs.append((label_a, label_b, op, 2 * i))
         jobs.append((label_b, label_a, op, 2 * i + 1))
+    done: dict[int, GameRecord] = {}  # --resume: the games already in the record, by number
+    if args.resume and args.record.exists():
+        for g in read_record_file(args.record):
+            no = g["game"] - 1
+            if not 0 <= no < len(jobs) or g["black"] != jobs[no][0] or \
+                    g["opening"] != [move_text(t, args.size) for t in jobs[no][2].turns]:
+                ap.error(f"{args.record}: game {g['game']} is not this run's game (other engines, "
+                         "seed, openings or number of games): resume with the arguments it was made with")
+            done[no] = record_from_json(g)
+        print(f"resuming: {len(done)} of {len(jobs)} games already in {args.record}", flush=True)
     signal.signal(signal.SIGTERM, stop_all_engines)
     signal.signal(signal.SIGINT, stop_all_engines)
     record_lock = threading.Lock()
@@ -696,7 +727,9 @@ def main(argv: list[str] | None = None) -> int:
         print(calibration(), flush=True)
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=parallel) as pool:
-        records = list(pool.map(run, jobs))
+        played = dict(zip((job[3] for job in jobs if job[3] not in done),
+                          pool.map(run, [job for job in jobs if job[3] not in done]), strict=True))
+    records = [done[no] if no in done else played[no] for *_, no in jobs]
     wall = time.time() - t0
 
     report(records, label_a, label_b, f"{args.size}x{args.size}",

@@ -5,7 +5,8 @@ line starts with ``move XXXX``), statistics lines before every answer, every rec
 logged to ``received.log`` in its working directory. Black fills the board from the bottom row,
 White from the top row, so Black makes six quickly on an empty edge. ``--stubborn`` makes it
 ignore ``quit`` and the end of its input (the arena must end it); ``--slow`` makes it think for a
-minute before every answer. It leaves a file ``pid-<its pid>`` in its working directory.
+minute before every answer; ``--crash`` makes it exit with status 3 when asked for its second
+answer (as an engine that crashes mid-game). It leaves a file ``pid-<its pid>`` in its working directory.
 """
 
 import os
@@ -17,6 +18,8 @@ def main() -> int:
     size = 19
     stubborn = "--stubborn" in sys.argv
     slow = "--slow" in sys.argv
+    crash = "--crash" in sys.argv
+    answers = 0
     open(f"pid-{os.getpid()}", "w").close()
     taken: set[str] = set()
     stones = 0
@@ -35,6 +38,10 @@ def main() -> int:
             stones += 1
 
     def answer() -> str:
+        nonlocal answers
+        answers += 1
+        if crash and answers == 2:
+            sys.exit(3)
         colour = to_move()
         need = 1 if stones == 0 else 2
         rows = range(size) if colour == "black" else range(size - 1, -1, -1)

@@ -192,6 +192,69 @@ def test_a_chatty_engine_in_its_own_directory_gets_its_setup_and_loses_nothing(t
     assert len(rec.move_seconds) == len(rec.turns) - 1
 
 
+def test_an_engine_that_crashes_loses_and_the_reason_says_it_ended(tmp_path):
+    # Given an engine that exits (status 3) when asked for its second answer
+    specs = {"a": fake(), "b": [*fake(), "--crash"]}
+    # When it plays with a long move timeout
+    t0 = time.perf_counter()
+    rec = arena.play_game(specs, "a", "b", [[9 * 19 + 9]], 19, 60.0, 40, None, 0, {}, cwds={"a": tmp_path,
+                                                                                         "b": tmp_path})
+    # Then it loses at once, and the reason is its ending, not the clock
+    assert time.perf_counter() - t0 < 30
+    assert rec.winner == "a"
+    assert rec.reason == "b: ended without an answer (exit status 3)"
+
+
+def test_an_engine_out_of_time_loses_on_time(tmp_path):
+    # Given an engine that thinks a minute before every answer, with a one-second timeout
+    specs = {"a": fake(), "b": [*fake(), "--slow"]}
+    rec = arena.play_game(specs, "a", "b", [[9 * 19 + 9]], 19, 1.0, 40, None, 0, {},
+                          cwds={"a": tmp_path, "b": tmp_path}, quit_grace=0.5)
+    # Then the reason is the clock
+    assert rec.winner == "a" and rec.reason == "b: no answer in time"
+
+
+def test_a_run_cut_short_resumes_with_only_the_games_its_record_lacks(tmp_path, capsys):
+    # Given a 4-game run's record of which only the first game was kept (a run cut short)
+    record = tmp_path / "games.jsonl"
+    argv = [f"fa={sys.executable} {FAKE}", f"fb={sys.executable} {FAKE}", "--games", "4",
+            "--openings", "lg", "--opening-turns", "2-3", "--symmetry", "--cwd-a", str(tmp_path),
+            "--cwd-b", str(tmp_path), "--max-turns", "30", "--record", str(record), "--seed", "5",
+            "--no-calibrate"]
+    assert arena.main(argv) == 0
+    full = capsys.readouterr().out
+    lines = record.read_text().splitlines()
+    record.write_text(lines[0] + "\n")
+    # When it is resumed with the same arguments
+    assert arena.main([*argv, "--resume"]) == 0
+    out = capsys.readouterr().out
+    # Then only the three missing games were played, and the table counts all four
+    assert "resuming: 1 of 4 games already in" in out
+    assert [ln for ln in out.splitlines() if ln.startswith("game ")] == \
+        [ln for ln in full.splitlines() if ln.startswith("game ")][1:]
+    assert sorted(json.loads(ln)["game"] for ln in record.read_text().splitlines()) == [1, 2, 3, 4]
+    assert [ln for ln in out.splitlines() if ln.startswith(("score", "game length"))] == \
+        [ln for ln in full.splitlines() if ln.startswith(("score", "game length"))]
+
+
+def test_resume_refuses_a_record_of_another_run(tmp_path, capsys):
+    # Given a record made with seed 5
+    record = tmp_path / "games.jsonl"
+    argv = [f"fa={sys.executable} {FAKE}", f"fb={sys.executable} {FAKE}", "--games", "2",
+            "--openings", "lg", "--opening-turns", "2-3", "--cwd-a", str(tmp_path), "--cwd-b",
+            str(tmp_path), "--max-turns", "30", "--record", str(record), "--no-calibrate"]
+    assert arena.main([*argv, "--seed", "5"]) == 0
+    before = record.read_text()
+    # When it is resumed with seed 6 (other openings), or without a record file
+    with pytest.raises(SystemExit):
+        arena.main([*argv, "--seed", "6", "--resume"])
+    with pytest.raises(SystemExit):
+        arena.main([*argv[:-3], "--resume"])
+    # Then nothing was played and the record is unchanged
+    assert "not this run's game" in capsys.readouterr().err
+    assert record.read_text() == before
+
+
 def test_an_engine_that_ignores_quit_is_ended(tmp_path):
     proc = arena.EngineProcess(fake(stubborn=True), None, tmp_path, quit_grace=0.5)
     proc.ready()
