@@ -1,0 +1,67 @@
+"""Move coverage: whether the pairs an engine played are among the pairs our generator offers."""
+
+import json
+
+from connect6.ai.board import Board
+from connect6.ai.movegen import normal_pairs
+from connect6.ai.protocol import parse_stones
+from connect6.rules import Position
+from tools.lab import move_coverage
+from tools.lab.arena import move_text
+
+
+def record(opening: list[str], moves: list[tuple[str, str]], ours: str = "white") -> dict:
+    """An arena record line (only what the tool reads): ``moves`` as (engine, stones)."""
+    colours = ["black", "white"]
+    first = len(opening) % 2  # whose turn follows the opening (Black opened with one stone)
+    return {
+        "game": 1, "size": 19, "opening": opening,
+        "black": "ours:hard" if ours == "black" else "opp",
+        "white": "ours:hard" if ours == "white" else "opp",
+        "moves": [{"colour": colours[(first + i) % 2], "engine": e, "stones": s, "ms": 1.0}
+                  for i, (e, s) in enumerate(moves)],
+        "winner": None, "winner_colour": None, "reason": "turn limit",
+    }
+
+
+def top_pair(opening: list[str]) -> str:
+    pos = Position(19)
+    for turn in opening:
+        pos.play(parse_stones(turn, 19))
+    _, a, b = normal_pairs(Board.from_position(pos), pos.to_move.index, 9, 4)[0]
+    return move_text([a, b], 19)
+
+
+def test_the_generators_best_pair_is_covered_and_a_far_corner_pair_is_not():
+    # Given a game in which the opponent (White) played our generator's best pair, and we (Black)
+    # answered in the far corner
+    opening = ["JJ"]
+    rec = record(opening, [("opp", top_pair(opening)), ("ours:hard", "AAAS")], ours="black")
+    # When its coverage is measured
+    sides = move_coverage.coverage([rec], [(9, 4, 20), (1, 1, 1)])
+    # Then the opponent's turn is covered at every width and its first stone ranks first
+    opp, ours = sides["opponent"], sides["ours"]
+    assert opp.turns == 1 and opp.covered == {(9, 4, 20): 1, (1, 1, 1): 1}
+    assert opp.first_ranks == [0] and opp.second_ranks == [0]
+    # and ours, two stones off the candidate list, is covered at none and ranks last
+    assert ours.turns == 1 and ours.covered == {(9, 4, 20): 0, (1, 1, 1): 0}
+    assert ours.first_ranks[0] > 9 and ours.second_ranks[0] > 4
+
+
+def test_turns_played_under_a_threat_are_not_counted():
+    # Given Black with five in a row (JJ..NJ) and White to move: a forced block, not a choice
+    rec = record(["JJ", "AAAB", "KJLJ", "ACAD", "MJNJ"], [("ours:hard", "OJIJ")], ours="white")
+    # Then no quiet turn is counted for either side
+    sides = move_coverage.coverage([rec], [(9, 4, 20)])
+    assert sides["ours"].turns == 0 and sides["opponent"].turns == 0
+
+
+def test_the_tool_prints_one_line_per_side(tmp_path, capsys):
+    src = tmp_path / "games.jsonl"
+    opening = ["JJ"]
+    src.write_text(json.dumps(record(opening, [("opp", top_pair(opening))], ours="black")) + "\n")
+    assert move_coverage.main([str(src), "--widths", "9,4,20"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("side") and "9x4 cap 20" in lines[0]
+    assert lines[1].split()[:2] == ["ours", "0"]
+    assert lines[2].split()[:3] == ["opponent", "1", "100"]

@@ -1,0 +1,128 @@
+"""Move coverage: are the moves an opponent really played among the pairs our search looks at?
+
+Alpha-beta only ever weighs the pairs the move generator offers (``normal_pairs``: the ``k1``
+best first stones by point score, each with its ``k2`` best second stones, the best ``cap`` of
+them). An opponent whose moves fall outside those pairs plays lines the search never saw. This
+reads the arena's ``--record`` files and, for every turn played in a *quiet* position (neither
+side has a threat on the board, so the move was a free choice, not a forced block or a win),
+reports per side (``ours`` and the opponent):
+
+* how often the pair played is among the generated pairs, for each width set asked for
+  (``--widths K1,K2,CAP``, repeatable; default: hard's first inner ply and two wider sets);
+* the rank of its better stone among all points by point score (first stone), and the rank of
+  the other among the second stones after it (scored with the first in place, as the generator
+  does): medians and the share within the first 9 and 4 — which of the two rankings misses.
+
+Example::
+
+    python -m tools.lab.move_coverage runs/de-d6-s1.jsonl runs/de-d6-s2.jsonl
+    python -m tools.lab.move_coverage runs/cd6.jsonl --widths 9,4,20 --widths 16,8,64
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from connect6.ai.board import Board
+from connect6.ai.movegen import _seconds, first_candidates, normal_pairs, point_scores
+from tools.lab.arena import read_record_file
+from tools.lab.loss_analysis import game_positions
+
+DEFAULT_WIDTHS = ((9, 4, 20), (12, 5, 30), (16, 8, 64))
+
+
+@dataclass
+class SideCoverage:
+    """The quiet turns of one side: how many, how many each width set covered, the ranks."""
+
+    turns: int = 0
+    covered: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    first_ranks: list[int] = field(default_factory=list)
+    second_ranks: list[int] = field(default_factory=list)
+
+
+def stone_ranks(board: Board, s: int, pair: tuple[int, int]) -> tuple[int, int]:
+    """(rank of the pair's better stone among all candidate points, rank of the other among the
+    second stones after it), 0-based, by the generator's own scores."""
+    scored = point_scores(board, s, first_candidates(board))
+    rank = {q: r for r, (_, q) in enumerate(scored)}
+    missing = len(scored)  # a stone off the candidate list ranks after all of them
+    a, b = sorted(pair, key=lambda q: rank.get(q, missing))
+    base = {q: v for v, q in scored}
+    seconds = _seconds(board, s, a, base, [q for _, q in scored], len(scored) + board.area)
+    second_rank = next((r for r, (_, q) in enumerate(seconds) if q == b), len(seconds))
+    return rank.get(a, missing), second_rank
+
+
+def coverage(records: Iterable[dict[str, Any]], widths: Sequence[tuple[int, int, int]],
+             ours_prefix: str = "ours") -> dict[str, SideCoverage]:
+    """Coverage of the quiet two-stone turns of every game, by side ("ours", "opponent")."""
+    sides = {"ours": SideCoverage(), "opponent": SideCoverage()}
+    for rec in records:
+        ours = "black" if str(rec["black"]).startswith(ours_prefix) else "white"
+        _, turns = game_positions(rec)
+        for pos, played, colour in turns:
+            if pos.is_over or len(played) < 2:
+                continue
+            board = Board.from_position(pos)
+            if board.thr[0] or board.thr[1]:
+                continue  # a threat on the board: the move was forced, not chosen
+            s = pos.to_move.index
+            side = sides["ours" if colour == ours else "opponent"]
+            side.turns += 1
+            pair = (min(played), max(played))
+            for k1, k2, cap in widths:
+                generated = {(min(a, b), max(a, b)) for _, a, b in normal_pairs(board, s, k1, k2)[:cap]}
+                side.covered[(k1, k2, cap)] = side.covered.get((k1, k2, cap), 0) + (pair in generated)
+            first, second = stone_ranks(board, s, pair)
+            side.first_ranks.append(first)
+            side.second_ranks.append(second)
+    return sides
+
+
+def parse_widths(text: str) -> tuple[int, int, int]:
+    k1, k2, cap = (int(x) for x in text.split(","))
+    if min(k1, k2, cap) < 1:
+        raise argparse.ArgumentTypeError("widths are K1,K2,CAP, each at least 1")
+    return k1, k2, cap
+
+
+def report(sides: dict[str, SideCoverage], widths: Sequence[tuple[int, int, int]]) -> list[str]:
+    lines = ["side      quiet turns  " + "  ".join(f"{k1}x{k2} cap {cap:<3}" for k1, k2, cap in widths)
+             + "  first stone: median rank, top 9   second: median rank, top 4"]
+    for name, side in sides.items():
+        if not side.turns:
+            lines.append(f"{name:<9} {0:>11}")
+            continue
+        shares = "  ".join(f"{100 * side.covered[w] / side.turns:>12.0f} %" for w in widths)
+        top9 = 100 * sum(r < 9 for r in side.first_ranks) / side.turns
+        top4 = 100 * sum(r < 4 for r in side.second_ranks) / side.turns
+        lines.append(f"{name:<9} {side.turns:>11}  {shares}  "
+                     f"{statistics.median(side.first_ranks) + 1:>17.1f}, {top9:3.0f} %   "
+                     f"{statistics.median(side.second_ranks) + 1:>13.1f}, {top4:3.0f} %")
+    lines.append("(ranks count from 1; a share is of the side's quiet turns)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("records", type=Path, nargs="+", help="arena --record files")
+    ap.add_argument("--widths", type=parse_widths, action="append", default=None,
+                    help="K1,K2,CAP: the generator's first stones, second stones each, pairs kept "
+                         "(repeatable)")
+    ap.add_argument("--ours", default="ours", help="label prefix of our engine in the records")
+    args = ap.parse_args(argv)
+    widths = args.widths or list(DEFAULT_WIDTHS)
+    records = [g for path in args.records for g in read_record_file(path)]
+    for line in report(coverage(records, widths, args.ours), widths):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
