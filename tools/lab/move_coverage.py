@@ -11,12 +11,15 @@ reports per side (``ours`` and the opponent):
   (``--widths K1,K2,CAP``, repeatable; default: hard's first inner ply and two wider sets);
 * the rank of its better stone among all points by point score (first stone), and the rank of
   the other among the second stones after it (scored with the first in place, as the generator
-  does): medians and the share within the first 9 and 4 — which of the two rankings misses.
+  does): medians and the share within the first 9 and 4 — which of the two rankings misses;
+* the shape of the pair played and of the generator's best pair (``--shapes``): both stones on one
+  line 1, 2 or 3 points apart (a connected pair builds a line), farther apart on a line, a
+  knight's move, or unaligned — does the opponent build differently from what we rank first.
 
 Example::
 
     python -m tools.lab.move_coverage runs/de-d6-s1.jsonl runs/de-d6-s2.jsonl
-    python -m tools.lab.move_coverage runs/cd6.jsonl --widths 9,4,20 --widths 16,8,64
+    python -m tools.lab.move_coverage runs/cd6.jsonl --widths 9,4,20 --widths 16,8,64 --shapes
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from tools.lab.arena import read_record_file
 from tools.lab.loss_analysis import game_positions
 
 DEFAULT_WIDTHS = ((9, 4, 20), (12, 5, 30), (16, 8, 64))
+SHAPES = ("line 1", "line 2", "line 3", "line 4+", "knight", "unaligned")
 
 
 @dataclass
@@ -44,6 +48,17 @@ class SideCoverage:
     covered: dict[tuple[int, int, int], int] = field(default_factory=dict)
     first_ranks: list[int] = field(default_factory=list)
     second_ranks: list[int] = field(default_factory=list)
+    played_shapes: dict[str, int] = field(default_factory=dict)
+    generated_shapes: dict[str, int] = field(default_factory=dict)
+
+
+def pair_shape(n: int, a: int, b: int) -> str:
+    """How two stones on an ``n``×``n`` board stand to each other (one of ``SHAPES``)."""
+    dx, dy = abs(a % n - b % n), abs(a // n - b // n)
+    if dx == 0 or dy == 0 or dx == dy:
+        apart = max(dx, dy)
+        return f"line {apart}" if apart <= 3 else "line 4+"
+    return "knight" if {dx, dy} == {1, 2} else "unaligned"
 
 
 def stone_ranks(board: Board, s: int, pair: tuple[int, int]) -> tuple[int, int]:
@@ -77,8 +92,14 @@ def coverage(records: Iterable[dict[str, Any]], widths: Sequence[tuple[int, int,
             side.turns += 1
             pair = (min(played), max(played))
             for k1, k2, cap in widths:
-                generated = {(min(a, b), max(a, b)) for _, a, b in normal_pairs(board, s, k1, k2)[:cap]}
+                ranked = normal_pairs(board, s, k1, k2)[:cap]
+                generated = {(min(a, b), max(a, b)) for _, a, b in ranked}
                 side.covered[(k1, k2, cap)] = side.covered.get((k1, k2, cap), 0) + (pair in generated)
+                if (k1, k2, cap) == widths[0] and ranked:
+                    shape = pair_shape(board.n, ranked[0][1], ranked[0][2])
+                    side.generated_shapes[shape] = side.generated_shapes.get(shape, 0) + 1
+            shape = pair_shape(board.n, *pair)
+            side.played_shapes[shape] = side.played_shapes.get(shape, 0) + 1
             first, second = stone_ranks(board, s, pair)
             side.first_ranks.append(first)
             side.second_ranks.append(second)
@@ -109,6 +130,20 @@ def report(sides: dict[str, SideCoverage], widths: Sequence[tuple[int, int, int]
     return lines
 
 
+def shape_report(sides: dict[str, SideCoverage], widths: Sequence[tuple[int, int, int]]) -> list[str]:
+    """Shares of each pair shape: played by each side, and the generator's best pair there."""
+    k1, k2, _ = widths[0]
+    lines = [f"{'pairs':<34}" + "".join(f"{s:>11}" for s in SHAPES)]
+    for name, side in sides.items():
+        for label, counts in ((f"{name} played", side.played_shapes),
+                              (f"{name}: our best {k1}x{k2} pair", side.generated_shapes)):
+            total = sum(counts.values())
+            if total:
+                lines.append(f"{label:<34}" + "".join(f"{100 * counts.get(s, 0) / total:>9.0f} %"
+                                                      for s in SHAPES))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, nargs="+", help="arena --record files")
@@ -116,10 +151,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="K1,K2,CAP: the generator's first stones, second stones each, pairs kept "
                          "(repeatable)")
     ap.add_argument("--ours", default="ours", help="label prefix of our engine in the records")
+    ap.add_argument("--shapes", action="store_true",
+                    help="also the shapes of the pairs played and of our generator's best pair")
     args = ap.parse_args(argv)
     widths = args.widths or list(DEFAULT_WIDTHS)
     records = [g for path in args.records for g in read_record_file(path)]
-    for line in report(coverage(records, widths, args.ours), widths):
+    sides = coverage(records, widths, args.ours)
+    for line in report(sides, widths) + (shape_report(sides, widths) if args.shapes else []):
         print(line)
     return 0
 

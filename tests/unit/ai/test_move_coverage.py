@@ -65,3 +65,41 @@ def test_the_tool_prints_one_line_per_side(tmp_path, capsys):
     assert lines[0].startswith("side") and "9x4 cap 20" in lines[0]
     assert lines[1].split()[:2] == ["ours", "0"]
     assert lines[2].split()[:3] == ["opponent", "1", "100"]
+
+
+def test_pair_shapes_tell_lines_by_their_gap_from_knights_and_scattered_stones():
+    n = 19
+
+    def at(col: int, row: int) -> int:
+        return row * n + col
+
+    # Given pairs on a row, a column and a diagonal, a knight's move and two scattered stones
+    assert move_coverage.pair_shape(n, at(3, 3), at(4, 3)) == "line 1"
+    assert move_coverage.pair_shape(n, at(3, 3), at(3, 5)) == "line 2"
+    assert move_coverage.pair_shape(n, at(6, 6), at(3, 3)) == "line 3"
+    assert move_coverage.pair_shape(n, at(2, 9), at(5, 6)) == "line 3"
+    assert move_coverage.pair_shape(n, at(0, 0), at(0, 18)) == "line 4+"
+    assert move_coverage.pair_shape(n, at(3, 3), at(4, 5)) == "knight"
+    assert move_coverage.pair_shape(n, at(3, 3), at(5, 4)) == "knight"
+    # a point on the next row's start is not adjacent to the previous row's end
+    assert move_coverage.pair_shape(n, at(18, 3), at(0, 4)) == "unaligned"
+    assert move_coverage.pair_shape(n, at(3, 3), at(6, 4)) == "unaligned"
+
+
+def test_shapes_count_the_pair_played_and_the_generators_best_pair(tmp_path, capsys):
+    # Given the opponent (White) playing a connected pair and we (Black) a scattered one
+    opening = ["JJ"]
+    rec = record(opening, [("opp", "KKKL"), ("ours:hard", "AAGS")], ours="black")
+    sides = move_coverage.coverage([rec], [(9, 4, 20)])
+    # Then each side's played shape is counted once, and our best pair's shape once per turn
+    assert sides["opponent"].played_shapes == {"line 1": 1}
+    assert sides["ours"].played_shapes == {"unaligned": 1}
+    assert sum(sides["ours"].generated_shapes.values()) == 1
+    assert sum(sides["opponent"].generated_shapes.values()) == 1
+    # and the report prints the shares as percentages of the side's quiet turns
+    src = tmp_path / "games.jsonl"
+    src.write_text(json.dumps(rec) + "\n")
+    assert move_coverage.main([str(src), "--widths", "9,4,20", "--shapes"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    played = next(line for line in out if line.startswith("opponent played"))
+    assert played.split()[2:4] == ["100", "%"]
