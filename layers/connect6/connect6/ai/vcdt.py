@@ -391,31 +391,64 @@ class Vcdt:
                 out.append(key)
         return out
 
+    def _blocking_entry_moves(self, s: int, k_first: int, k_second: int) -> list[tuple[int, int]]:
+        """Pairs with which ``s`` blocks every threat window of the defender and makes a four:
+        each single blocking point with each of the points where a stone then makes a four (the
+        best ``k_first``), or, when the block makes the four by itself, with the best ``k_second``
+        free stones; and the blocks that take both stones. The caller keeps those that leave the
+        defender no threat and ``s`` exactly one."""
+        board = self.board
+        o = 1 - s
+        singles, both = hitting_moves(board.threat_sets(o))
+        out: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        for h in singles:
+            if now() > self.deadline:
+                raise Timeout
+            board.place(h, s)
+            if board.thr[s]:
+                partners = [q for _, q in best_free(board, s, (h,), k_second)]
+            else:
+                partners = [q for _, q in point_scores(board, s, self.four_points(s))[:k_first]]
+            board.remove(h, s)
+            for q in partners:
+                key = (h, q) if h < q else (q, h)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((h, q))
+        out.extend(p for p in both if p not in seen)
+        return out
+
     def entry(self, s: int, depth: int, k_free: int = 0, k_first: int = 8, k_second: int = 6,
               k_two: int = 18) -> tuple[int, tuple[int, int]] | None:
         """``(attacker turns to the six, first pair)`` for a move with which ``s`` (to move, no
-        threat windows on the board) makes exactly one threat such that after every block ``s``
-        has a VCDT within ``depth`` turns; None if no such move is found among the candidates.
-        This is how most games against a VCF-searching engine were lost: a single four first, a
-        double-threat chain after it. With ``k_free == 0`` the defender's free stone is tried on
-        every point that could matter (see :meth:`_free_stone_holds`): a found entry is a forced
-        win. With ``k_free > 0`` only on the defender's ``k_free`` best points: a cheaper
-        warning, which may also report entries a better free stone would stop.
-        Raises :class:`Timeout`."""
+        threat window of its own on the board) makes exactly one threat such that after every
+        block ``s`` has a VCDT within ``depth`` turns; None if no such move is found among the
+        candidates. This is how most games against a VCF-searching engine were lost: a single
+        four first, a double-threat chain after it. When the defender has threat windows (it
+        has just made a four), the move must block them all as well: the block and the four in
+        one turn, the line behind half of hard's quiet losses against Cloudict. With
+        ``k_free == 0`` the defender's free stone is tried on every point that could matter
+        (see :meth:`_free_stone_holds`): a found entry is a forced win. With ``k_free > 0``
+        only on the defender's ``k_free`` best points: a cheaper warning, which may also report
+        entries a better free stone would stop. Raises :class:`Timeout`."""
         board = self.board
         o = 1 - s
-        if board.thr[s] or board.thr[o]:
+        if board.thr[s]:
             return None
+        blocking = bool(board.thr[o])
+        moves = (self._blocking_entry_moves(s, k_first, k_second) if blocking
+                 else self._entry_moves(s, k_first, k_second, k_two))
         place = board.place
         remove = board.remove
-        for a, b in self._entry_moves(s, k_first, k_second, k_two):
+        for a, b in moves:
             if now() > self.deadline:
                 raise Timeout
             place(a, s)
             place(b, s)
             sets = board.threat_sets(s)
             turns = 0
-            if sets and count_hits(sets) == 1:
+            if sets and not board.thr[o] and count_hits(sets) == 1:
                 singles, pairs = hitting_moves(sets)
                 turns = 1
                 for c in singles:

@@ -1,0 +1,116 @@
+"""Losses to Cloudict that began with a four of ours: hard's move made a single threat (a four),
+Cloudict blocked it with one stone and made a four of its own with the other, and after every
+block of that four it had a VCDT. The entry warning looked only at positions with no threat on
+the board, so hard's safety check passed such a move; ``Vcdt.entry`` now also tries the moves
+that block the defender's threats and make a four (``_blocking_entry_moves``).
+
+Each case: a quiet loss found by tools/lab/loss_analysis.py in the shipped engine's arena runs
+against Cloudict depths 2, 4 and 6 (docs/experiments/ai-rounds.md, "Issue 31: the four that
+hands over the initiative"): the move played, the opponent's reply in the game (``reply_lg``),
+which the old entry did not report. In three of them a block with a free stone that leaves no
+entry existed (``holding_lg``); in the other three none did (the game was lost a turn earlier).
+"""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from connect6.ai import search
+from connect6.ai.board import Board, count_hits, hitting_moves
+from connect6.records import parse_label, split_labels
+from connect6.rules import Position
+from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
+
+DATA = Path(__file__).resolve().parent / "data" / "block_entry_positions.jsonl"
+CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+
+NODES = 300_000
+MAX_DEPTH = 2  # alpha-beta's depth: the rest of the generous budget goes to the checks
+BUDGET_S = 60.0
+DEPTH = 6  # hard's entry_check
+VCDT_DEPTH = 8  # hard's opp_check
+
+
+def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
+    """The board after ``stones`` and the side to move there."""
+    played = pos.copy()
+    played.play(stones)
+    return Board.from_position(played), played.to_move.index
+
+
+def stones(case: dict, key: str) -> list[int]:
+    return [parse_label(x, case["size"]) for x in split_labels(case[key])]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
+    # Given the position after the move played in the game: a four of ours on the board
+    pos = position_of(case)
+    assert pos.to_move.value == case["to_move"]
+    board, o = after(pos, stones(case, "played_lg"))
+    assert board.thr[1 - o] and not board.thr[o]
+    # Then the opponent has no VCDT
+    assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
+    # but a move that blocks the four and makes one of its own, after which every block of it
+    # (with the free stone anywhere) meets a VCDT: a forced win the entry now reports
+    found = NodeLimitedVcdt(board, NODES).entry(o, DEPTH)
+    assert found is not None
+    _turns, (a, b) = found
+    board.place(a, o)
+    board.place(b, o)
+    assert not board.thr[1 - o]
+    assert count_hits(board.threat_sets(o)) == 1
+    board.remove(b, o)
+    board.remove(a, o)
+    # and so does the warning hard's safety check runs
+    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is not None
+    # and the opponent's reply in the game was such a move: a block of every threat of ours
+    # and exactly one threat of its own
+    reply = stones(case, "reply_lg")
+    for q in reply:
+        board.place(q, o)
+    assert not board.thr[1 - o]
+    assert count_hits(board.threat_sets(o)) == 1
+    for c in hitting_moves(board.threat_sets(o))[0]:
+        board.place(c, 1 - o)
+        assert not board.thr[1 - o], "the block makes no four: the attacker keeps the initiative"
+        board.remove(c, 1 - o)
+
+
+def test_a_four_that_cannot_be_blocked_with_a_four_is_no_entry():
+    # Given the first case's position after the game move, the opponent to move, and an
+    # attacker that is the side with the four (it has a six at once, not an entry)
+    case = CASES[0]
+    board, o = after(position_of(case), stones(case, "played_lg"))
+    # Then neither side's entry answers for the side whose own threat is on the board
+    assert NodeLimitedVcdt(board, NODES).entry(1 - o, DEPTH) is None
+
+
+HOLDABLE = [c for c in CASES if c["holding_lg"]]
+
+
+@pytest.mark.parametrize("case", HOLDABLE, ids=[c["id"] for c in HOLDABLE])
+def test_a_move_that_leaves_no_entry_existed(case):
+    # Given the position before the game move and the recorded holding move (found by trying
+    # every block with every free stone; the other cases had none: lost a turn earlier)
+    pos = position_of(case)
+    board, o = after(pos, stones(case, "holding_lg"))
+    # Then the opponent has neither a VCDT nor an entry after it
+    assert not board.thr[o]
+    assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", HOLDABLE, ids=[c["id"] for c in HOLDABLE])
+def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
+    # Given a position where a holding move exists, When hard answers with a generous budget
+    pos = position_of(case)
+    result = search(pos, "hard", budget_s=BUDGET_S, rng=random.Random(0), max_depth=MAX_DEPTH)
+    # Then it is not the game move, and the opponent has neither a VCDT nor an entry after it
+    assert sorted(result.stones) != sorted(stones(case, "played_lg"))
+    board, o = after(pos, list(result.stones))
+    assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None, result.stones
+    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None, result.stones
