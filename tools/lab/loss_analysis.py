@@ -6,8 +6,9 @@ every game the engine under study (``--side``, by default every ``ours:`` label)
 turn where the game was lost, judged with a far larger budget than the game had:
 
 1. From the end backwards: after which of our moves did the opponent (to move) already have a
-   forced win — a six at once, or a VCDT (victory by continuous double threats, the repo's own
-   solver ``connect6.ai.vcdt``) within ``--vcdt-seconds`` and ``--vcdt-depth`` turns? The
+   forced win — a six at once, a VCDT (victory by continuous double threats, the repo's own
+   solver ``connect6.ai.vcdt``) within ``--vcdt-seconds`` and ``--vcdt-depth`` turns, or, with
+   ``--entry-depth``, a single-four entry into a VCDT (``Vcdt.entry``)? The
    earliest move of the unbroken run up to the end is the *fatal* move.
 2. Before the fatal move, was there a reply that leaves no forced win? Tried: the hard level's
    answer after ``--search-seconds``, Cloudict's move (with ``--cloudict``), then every block of
@@ -25,6 +26,9 @@ Classes (the first that applies):
   a VCDT (another block would not have);
 * ``missed-vcdt-defence`` – a quiet position (no threat against us) where our move left a shape
   the opponent turned into two threats and then a six; a better move existed;
+* ``block-left-entry``, ``missed-entry-defence`` – the same two with ``--entry-depth``, where the
+  opponent's forced win began with a single four (after every block of it, a VCDT), for example
+  a block of a four of ours that makes a four of its own;
 * ``long-vcdt`` – as ``quiet-loss`` below, but the opponent's reply was already a double threat:
   a forced line longer than the solver's depth cap, started right after our move;
 * ``quiet-loss`` – our move left a position where the opponent's quiet reply (at most one threat)
@@ -67,8 +71,8 @@ from connect6.records import point_label
 from connect6.rules import Position
 from tools.lab.arena import move_text, parse_move, position_lines, read_answer, read_record_file
 
-CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "long-vcdt", "quiet-loss",
-           "lost-in-opening", "forfeit", "undetermined")
+CLASSES = ("own-win-missed", "block-left-vcdt", "missed-vcdt-defence", "block-left-entry",
+           "missed-entry-defence", "long-vcdt", "quiet-loss", "lost-in-opening", "forfeit", "undetermined")
 
 
 @dataclass(frozen=True)
@@ -88,8 +92,10 @@ def side_of(position: Position) -> int:
     return position.to_move.index
 
 
-def forced_win(position: Position, seconds: float, depth: int) -> Win | None:
-    """A six now or a VCDT for the side to move, or None; raises :class:`Unknown` on timeout."""
+def forced_win(position: Position, seconds: float, depth: int, entry_depth: int = 0) -> Win | None:
+    """A six now, a VCDT or (with ``entry_depth``) a single-four entry into a VCDT of at most
+    that many turns (``Vcdt.entry`` with every free stone that matters tried: a forced win) for
+    the side to move, or None; raises :class:`Unknown` on timeout."""
     board = Board.from_position(position)
     s = side_of(position)
     if position.stones_to_place == 2:
@@ -106,6 +112,10 @@ def forced_win(position: Position, seconds: float, depth: int) -> Win | None:
     solver = Vcdt(board, time.perf_counter() + seconds)
     try:
         found = solver.solve(s, depth)
+        if found is None and entry_depth:
+            entry = solver.entry(s, entry_depth)
+            if entry is not None:
+                return Win("entry", entry[0], entry[1])
     except Timeout as exc:
         raise Unknown from exc
     return None if found is None else Win("vcdt", found[0], found[1])
@@ -176,6 +186,7 @@ def labels(stones: tuple[int, ...] | list[int], size: int) -> str:
 class Options:
     vcdt_seconds: float = 10.0
     vcdt_depth: int = 6
+    entry_depth: int = 0
     search_seconds: float = 10.0
     own_seconds: float = 3.0
     cloudict: Path | None = None
@@ -279,7 +290,7 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
     for k in range(len(ours) - 1, -1, -1):
         _i, p, st = ours[k]
         try:
-            win = forced_win(after(p, st), opts.vcdt_seconds, opts.vcdt_depth)
+            win = forced_win(after(p, st), opts.vcdt_seconds, opts.vcdt_depth, opts.entry_depth)
         except Unknown:
             checks.setdefault("timeouts", []).append(f"opponent win after our turn {n_open + ours[k][0] + 1}")
             break
@@ -317,7 +328,8 @@ def analyse_game(rec: dict[str, Any], side: str, opts: Options, name: str) -> Fi
     checks["holding_reply"] = verdict
     threatened = bool(Board.from_position(p).thr[1 - side_of(p)])
     if better is not None:
-        cls = "block-left-vcdt" if threatened else "missed-vcdt-defence"
+        cls = (("block-left-entry" if threatened else "missed-entry-defence") if refutation.kind == "entry"
+               else "block-left-vcdt" if threatened else "missed-vcdt-defence")
         return Finding(name, game, cls, turn, p, st, refutation.stones, refutation.kind, refutation.turns,
                        better, colour, opponent,
                        note=f"opponent {refutation.kind} in {refutation.turns} turn(s) after our move",
@@ -396,7 +408,7 @@ def holding_reply(p: Position, opts: Options, checks: dict[str, Any]) -> tuple[t
         tried += 1
         seconds = opts.vcdt_seconds if source in ("hard search", "cloudict") else opts.vcdt_seconds / 4
         try:
-            win = forced_win(after(p, stones), seconds, opts.vcdt_depth)
+            win = forced_win(after(p, stones), seconds, opts.vcdt_depth, opts.entry_depth)
         except Unknown:
             unknown += 1
             continue
@@ -459,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="engine label to study (repeatable; default: every ours: label)")
     ap.add_argument("--vcdt-seconds", type=float, default=10.0)
     ap.add_argument("--vcdt-depth", type=int, default=6)
+    ap.add_argument("--entry-depth", type=int, default=0, help="also count a single-four entry into a "
+                    "VCDT of at most this many turns as a forced win (hard's entry check: 6; 0: none)")
     ap.add_argument("--search-seconds", type=float, default=10.0)
     ap.add_argument("--own-seconds", type=float, default=3.0)
     ap.add_argument("--cloudict", type=Path, default=None, help="directory of a built Cloudict")
