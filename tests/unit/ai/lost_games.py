@@ -5,6 +5,7 @@ machine's load)."""
 from connect6.ai.board import Board
 from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Vcdt
+from connect6.records import parse_label, split_labels
 from connect6.rules import Position
 
 
@@ -19,3 +20,15 @@ def position_of(case: dict) -> Position:
     """A case's position: its ``turns`` in arena letters on a board of its ``size``."""
     size = case["size"]
     return Position.from_turns([parse_stones(t, size) for t in case["turns"]], size)
+
+
+def case_stones(case: dict, key: str) -> list[int]:
+    """The points of a case's move written in Little Golem labels under ``key`` (``played_lg``)."""
+    return [parse_label(x, case["size"]) for x in split_labels(case[key])]
+
+
+def board_after(pos: Position, stones: list[int]) -> tuple[Board, int]:
+    """The board after ``stones`` are played in ``pos``, and the side to move there."""
+    played = pos.copy()
+    played.play(stones)
+    return Board.from_position(played), played.to_move.index

@@ -18,10 +18,8 @@ from pathlib import Path
 import pytest
 
 from connect6.ai import search
-from connect6.ai.board import Board, count_hits, hitting_moves
-from connect6.records import parse_label, split_labels
-from connect6.rules import Position
-from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
+from connect6.ai.board import count_hits, hitting_moves
+from tests.unit.ai.lost_games import NodeLimitedVcdt, board_after, case_stones, position_of
 
 DATA = Path(__file__).resolve().parent / "data" / "block_entry_positions.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
@@ -33,23 +31,12 @@ DEPTH = 6  # hard's entry_check
 VCDT_DEPTH = 8  # hard's opp_check
 
 
-def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
-    """The board after ``stones`` and the side to move there."""
-    played = pos.copy()
-    played.play(stones)
-    return Board.from_position(played), played.to_move.index
-
-
-def stones(case: dict, key: str) -> list[int]:
-    return [parse_label(x, case["size"]) for x in split_labels(case[key])]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
     # Given the position after the move played in the game: a four of ours on the board
     pos = position_of(case)
     assert pos.to_move.value == case["to_move"]
-    board, o = after(pos, stones(case, "played_lg"))
+    board, o = board_after(pos, case_stones(case, "played_lg"))
     assert board.thr[1 - o] and not board.thr[o]
     # Then the opponent has no VCDT
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
@@ -68,7 +55,7 @@ def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
     assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is not None
     # and the opponent's reply in the game was such a move: a block of every threat of ours
     # and exactly one threat of its own
-    reply = stones(case, "reply_lg")
+    reply = case_stones(case, "reply_lg")
     for q in reply:
         board.place(q, o)
     assert not board.thr[1 - o]
@@ -83,7 +70,7 @@ def test_a_four_that_cannot_be_blocked_with_a_four_is_no_entry():
     # Given the first case's position after the game move, the opponent to move, and an
     # attacker that is the side with the four (it has a six at once, not an entry)
     case = CASES[0]
-    board, o = after(position_of(case), stones(case, "played_lg"))
+    board, o = board_after(position_of(case), case_stones(case, "played_lg"))
     # Then neither side's entry answers for the side whose own threat is on the board
     assert NodeLimitedVcdt(board, NODES).entry(1 - o, DEPTH) is None
 
@@ -96,7 +83,7 @@ def test_a_move_that_leaves_no_entry_existed(case):
     # Given the position before the game move and the recorded holding move (found by trying
     # every block with every free stone; the other cases had none: lost a turn earlier)
     pos = position_of(case)
-    board, o = after(pos, stones(case, "holding_lg"))
+    board, o = board_after(pos, case_stones(case, "holding_lg"))
     # Then the opponent has neither a VCDT nor an entry after it
     assert not board.thr[o]
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
@@ -110,7 +97,7 @@ def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
     pos = position_of(case)
     result = search(pos, "hard", budget_s=BUDGET_S, rng=random.Random(0), max_depth=MAX_DEPTH)
     # Then it is not the game move, and the opponent has neither a VCDT nor an entry after it
-    assert sorted(result.stones) != sorted(stones(case, "played_lg"))
-    board, o = after(pos, list(result.stones))
+    assert sorted(result.stones) != sorted(case_stones(case, "played_lg"))
+    board, o = board_after(pos, list(result.stones))
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None, result.stones
     assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None, result.stones

@@ -19,9 +19,7 @@ import pytest
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
-from connect6.records import parse_label, split_labels
-from connect6.rules import Position
-from tests.unit.ai.lost_games import NodeLimitedVcdt, position_of
+from tests.unit.ai.lost_games import NodeLimitedVcdt, board_after, case_stones, position_of
 
 DATA = Path(__file__).resolve().parent / "data" / "double_entry_positions.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
@@ -33,22 +31,12 @@ DEPTH = 6  # hard's double_entry and entry_check
 VCDT_DEPTH = 8  # hard's opp_check
 
 
-def after(pos: Position, stones: list[int]) -> tuple[Board, int]:
-    played = pos.copy()
-    played.play(stones)
-    return Board.from_position(played), 0 if played.to_move.value == "black" else 1
-
-
-def stones(case: dict, key: str) -> list[int]:
-    return [parse_label(x, case["size"]) for x in split_labels(case[key])]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_the_game_move_leaves_a_double_threat_into_an_entry_that_the_older_checks_miss(case):
     # Given the position after the move played in the game
     pos = position_of(case)
     assert pos.to_move.value == case["to_move"]
-    board, o = after(pos, stones(case, "played_lg"))
+    board, o = board_after(pos, case_stones(case, "played_lg"))
     # Then the opponent has no VCDT and no single-four entry there
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
     assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None
@@ -73,7 +61,7 @@ def test_the_game_move_leaves_a_double_threat_into_an_entry_that_the_older_check
     # and the opponent's reply in the game was such a double threat
     board.remove(b, o)
     board.remove(a, o)
-    reply = stones(case, "reply_lg")
+    reply = case_stones(case, "reply_lg")
     board.place(reply[0], o)
     board.place(reply[1], o)
     assert count_hits(board.threat_sets(o)) == 2
@@ -85,8 +73,8 @@ def test_no_double_warning_while_a_threat_is_on_the_board():
     case = CASES[1]
     pos = position_of(case)
     played = pos.copy()
-    played.play(stones(case, "played_lg"))
-    played.play(stones(case, "reply_lg"))
+    played.play(case_stones(case, "played_lg"))
+    played.play(case_stones(case, "reply_lg"))
     board = Board.from_position(played)
     side = 0 if played.to_move.value == "black" else 1
     assert board.thr[1 - side]
@@ -100,7 +88,7 @@ def test_no_double_warning_while_a_threat_is_on_the_board():
 def test_the_hard_answer_leaves_no_double_warning(case, cpu_clock):
     pos = position_of(case)
     result = search(pos, "hard", budget_s=BUDGET_S, rng=random.Random(0), max_depth=MAX_DEPTH)
-    board, o = after(pos, list(result.stones))
+    board, o = board_after(pos, list(result.stones))
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None, result.stones
     assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None, result.stones
     assert NodeLimitedVcdt(board, NODES).double_warning(o, DEPTH) is None, result.stones
