@@ -66,12 +66,13 @@ def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
         board.remove(c, 1 - o)
 
 
-def test_a_four_that_cannot_be_blocked_with_a_four_is_no_entry():
-    # Given the first case's position after the game move, the opponent to move, and an
-    # attacker that is the side with the four (it has a six at once, not an entry)
+def test_a_side_with_a_four_of_its_own_on_the_board_has_no_entry():
+    # Given the first case's position after the game move: the side that made the four has a
+    # six next turn, which is not an entry's business
     case = CASES[0]
     board, o = board_after(position_of(case), case_stones(case, "played_lg"))
-    # Then neither side's entry answers for the side whose own threat is on the board
+    assert board.thr[1 - o]
+    # Then the entry does not answer for that side
     assert NodeLimitedVcdt(board, NODES).entry(1 - o, DEPTH) is None
 
 
