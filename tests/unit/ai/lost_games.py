@@ -2,11 +2,27 @@
 VCDT solver limited by nodes instead of a clock (so a check's verdict does not depend on the
 machine's load)."""
 
+import json
+from pathlib import Path
+
 from connect6.ai.board import Board
 from connect6.ai.protocol import parse_stones
 from connect6.ai.vcdt import Vcdt
 from connect6.records import parse_label, split_labels
 from connect6.rules import Position
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# What the tests of hard's answers in these positions give it: a fixed alpha-beta depth and a
+# budget the clock never reaches (the rest goes to the checks), and solvers limited by nodes.
+NODES = 300_000
+MAX_DEPTH = 2
+BUDGET_S = 60.0
+
+
+def cases(name: str) -> list[dict]:
+    """The cases of ``tests/unit/ai/data/<name>`` (JSON lines)."""
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
 
 
 class NodeLimitedVcdt(Vcdt):

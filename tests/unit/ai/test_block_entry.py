@@ -11,24 +11,28 @@ which the old entry did not report. In three of them a block with a free stone t
 entry existed (``holding_lg``); in the other three none did (the game was lost a turn earlier).
 """
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from connect6.ai import search
 from connect6.ai.board import count_hits, hitting_moves
-from tests.unit.ai.lost_games import NodeLimitedVcdt, board_after, case_stones, position_of
+from connect6.ai.search import LEVEL_CONFIGS
+from tests.unit.ai.lost_games import (
+    BUDGET_S,
+    MAX_DEPTH,
+    NODES,
+    NodeLimitedVcdt,
+    board_after,
+    case_stones,
+    cases,
+    position_of,
+)
 
-DATA = Path(__file__).resolve().parent / "data" / "block_entry_positions.jsonl"
-CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+CASES = cases("block_entry_positions.jsonl")
 
-NODES = 300_000
-MAX_DEPTH = 2  # alpha-beta's depth: the rest of the generous budget goes to the checks
-BUDGET_S = 60.0
-DEPTH = 6  # hard's entry_check
-VCDT_DEPTH = 8  # hard's opp_check
+DEPTH = LEVEL_CONFIGS["hard"].entry_check
+VCDT_DEPTH = LEVEL_CONFIGS["hard"].opp_check
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

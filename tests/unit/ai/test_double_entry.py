@@ -11,24 +11,28 @@ three. The cases come from tools/lab/loss_analysis-style replays of arena record
 where the check first fired in games hard lost as White; docs/experiments/ai-rounds.md).
 """
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
-from tests.unit.ai.lost_games import NodeLimitedVcdt, board_after, case_stones, position_of
+from connect6.ai.search import LEVEL_CONFIGS
+from tests.unit.ai.lost_games import (
+    BUDGET_S,
+    MAX_DEPTH,
+    NODES,
+    NodeLimitedVcdt,
+    board_after,
+    case_stones,
+    cases,
+    position_of,
+)
 
-DATA = Path(__file__).resolve().parent / "data" / "double_entry_positions.jsonl"
-CASES = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+CASES = cases("double_entry_positions.jsonl")
 
-NODES = 300_000
-MAX_DEPTH = 2  # alpha-beta's depth: the rest of the generous budget goes to the checks
-BUDGET_S = 60.0
-DEPTH = 6  # hard's double_entry and entry_check
-VCDT_DEPTH = 8  # hard's opp_check
+DEPTH = LEVEL_CONFIGS["hard"].entry_check
+VCDT_DEPTH = LEVEL_CONFIGS["hard"].opp_check
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -134,11 +134,9 @@ def test_a_block_with_one_stone_and_three_threats_with_the_other_is_a_forced_win
 def test_an_entry_through_a_block_counts_as_a_forced_win_with_entry_depth():
     # Given a position from hard's games against Cloudict after a four of ours that the
     # opponent blocks with a four of its own (tests/unit/ai/data/block_entry_positions.jsonl)
-    from pathlib import Path
-    data = Path(__file__).resolve().parent / "data" / "block_entry_positions.jsonl"
-    case = json.loads(data.read_text().splitlines()[1])
-    after = la.after(position(case["turns"]),
-                     [parse_label(x, 19) for x in split_labels(case["played_lg"])])
+    from tests.unit.ai.lost_games import case_stones, cases
+    case = cases("block_entry_positions.jsonl")[1]
+    after = la.after(position(case["turns"]), case_stones(case, "played_lg"))
     # Then without entries there is no forced win, with them an entry in a few turns
     assert la.forced_win(after, 5.0, 8) is None
     win = la.forced_win(after, 5.0, 8, entry_depth=6)

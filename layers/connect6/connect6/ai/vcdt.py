@@ -436,8 +436,7 @@ class Vcdt:
         o = 1 - s
         if board.thr[s]:
             return None
-        blocking = bool(board.thr[o])
-        moves = (self._blocking_entry_moves(s, k_first, k_second) if blocking
+        moves = (self._blocking_entry_moves(s, k_first, k_second) if board.thr[o]
                  else self._entry_moves(s, k_first, k_second, k_two))
         place = board.place
         remove = board.remove
