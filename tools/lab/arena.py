@@ -62,6 +62,7 @@ move is not inflated by the two games competing for the CPU.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -514,8 +515,10 @@ def report(records: list[GameRecord], label_a: str, label_b: str, board: str, de
 
 
 def read_record_file(path: Path) -> list[dict[str, Any]]:
-    """The per-game lines of a ``--record`` file (tools/lab/loss_analysis.py reads them too)."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The per-game lines of a ``--record`` file (tools/lab/loss_analysis.py reads them too); a
+    name ending in ``.gz`` is read through gzip (the runs kept in docs/experiments/records/)."""
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def record_from_json(g: dict[str, Any]) -> GameRecord:
@@ -669,6 +672,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--against compares two record files: give --from-record too")
     if args.resume and not args.record:
         ap.error("--resume continues a --record file: give --record too")
+    if args.record and args.record.suffix == ".gz":
+        ap.error("--record writes plain JSON lines (gunzip a kept record to resume it)")
     specs = {label_a: expand(spec_a, args.size, args.clock, args.layer_a),
              label_b: expand(spec_b, args.size, args.clock, args.layer_b)}
     cwds = {label_a: args.cwd_a, label_b: args.cwd_b}

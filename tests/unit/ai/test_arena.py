@@ -1,6 +1,7 @@
 """The arena's bookkeeping and one real game between two engine processes."""
 
 import contextlib
+import gzip
 import json
 import math
 import os
@@ -377,3 +378,19 @@ def test_the_calibration_is_a_fixed_amount_of_search_timed_on_this_machine():
     nodes, seconds = bench_ai.calibrate()
     assert int(m.group(2)) == nodes and seconds > 0
     assert int(m.group(1)) == pytest.approx(int(m.group(2)) / float(m.group(3)), rel=0.05)
+
+
+def test_a_gzipped_record_reads_like_the_plain_one(tmp_path):
+    # Given one game's record line, written plain and gzipped (the runs kept in the repository)
+    line = json.dumps({"game": 1, "black": "a", "white": "b", "opening": ["JJ"], "moves": []})
+    plain, packed = tmp_path / "run.jsonl", tmp_path / "run.jsonl.gz"
+    plain.write_text(line + "\n")
+    packed.write_bytes(gzip.compress((line + "\n").encode()))
+    # Then both read as the same games
+    assert arena.read_record_file(packed) == arena.read_record_file(plain) == [json.loads(line)]
+
+
+def test_the_arena_does_not_write_into_a_gzipped_record(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        arena.main(["fa", "fb", "--record", str(tmp_path / "run.jsonl.gz")])
+    assert "gunzip a kept record" in capsys.readouterr().err
