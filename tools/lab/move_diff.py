@@ -28,17 +28,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from connect6.ai import DEFAULT_BUDGETS, clock, search
+from connect6.rules import Position
+from tools.lab.arena import read_record_file
+from tools.lab.loss_analysis import game_positions, labels
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LAYER = ROOT / "layers" / "connect6"
+Move = dict[str, Any]
 
 
 def positions(records: list[Path], side: str | None, colour: str | None, lost: bool
-              ) -> list[tuple[dict[str, Any], int, Any]]:
+              ) -> list[tuple[dict[str, Any], int, Position]]:
     """(record, turn index after the opening, position) of every turn the studied side played."""
-    from tools.lab.arena import read_record_file
-    from tools.lab.loss_analysis import game_positions
-
-    out: list[tuple[dict[str, Any], int, Any]] = []
+    out: list[tuple[dict[str, Any], int, Position]] = []
     for path in records:
         for rec in read_record_file(path):
             ours = side or next((e for e in (rec["black"], rec["white"]) if e.startswith("ours:")), None)
@@ -53,9 +56,6 @@ def positions(records: list[Path], side: str | None, colour: str | None, lost: b
 
 def emit(args: argparse.Namespace) -> None:
     """One engine's moves (the layer on PYTHONPATH), as JSON lines on stdout."""
-    from connect6.ai import DEFAULT_BUDGETS, clock, search
-    from tools.lab.loss_analysis import labels
-
     clock.use_cpu_time(True)
     budget = args.budget if args.budget is not None else DEFAULT_BUDGETS[args.level]
     for rec, n, pos in positions(args.records, args.side, args.colour, args.lost)[:args.limit]:
@@ -67,7 +67,7 @@ def emit(args: argparse.Namespace) -> None:
                           "score": result.score, "depth": result.depth}), flush=True)
 
 
-def run_engine(layer: Path, argv: list[str]) -> list[dict[str, Any]]:
+def run_engine(layer: Path, argv: list[str]) -> list[Move]:
     """The moves of the engine in ``layer`` (this tool run again with ``--emit``)."""
     env = dict(os.environ, PYTHONPATH=str(layer.resolve()))
     done = subprocess.run([sys.executable, "-m", "tools.lab.move_diff", *argv, "--emit"],  # nosec B603 # our own tool
@@ -76,8 +76,6 @@ def run_engine(layer: Path, argv: list[str]) -> list[dict[str, Any]]:
         raise SystemExit(f"the engine in {layer} failed:\n{done.stderr.strip()}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
-
-Move = dict[str, Any]
 
 
 def compare(a: list[Move], b: list[Move]) -> tuple[int, list[tuple[Move, Move]]]:
