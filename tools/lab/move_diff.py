@@ -77,7 +77,6 @@ def run_engine(layer: Path, argv: list[str]) -> list[Move]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
-
 def compare(a: list[Move], b: list[Move]) -> tuple[int, list[tuple[Move, Move]]]:
     """(moves the same, the pairs that differ), position by position."""
     same = 0
