@@ -245,6 +245,25 @@ def game_positions(rec: dict[str, Any]) -> tuple[Position, list[tuple[Position, 
     return pos, out
 
 
+def studied_positions(records: list[Path], side: str | None = None, colour: str | None = None,
+                      lost: bool = False) -> list[tuple[random.Random, Position, dict[str, Any]]]:
+    """Every position in which the studied engine (``side``, by default the ``ours:`` label) was to
+    move in the games of ``records`` (``colour``: only that colour's; ``lost``: only the games it
+    lost), with a random source seeded by the game and turn (a replay draws as the last one did)
+    and the game's record: what profile_moves.py and move_diff.py search again."""
+    out: list[tuple[random.Random, Position, dict[str, Any]]] = []
+    for path in records:
+        for rec in read_record_file(path):
+            ours = side or next((e for e in (rec["black"], rec["white"]) if e.startswith("ours:")), None)
+            mine = "black" if rec["black"] == ours else "white" if rec["white"] == ours else None
+            if mine is None or (colour and mine != colour) or (lost and rec.get("winner") in (ours, None)):
+                continue
+            _, turns = game_positions(rec)
+            out.extend((random.Random(rec.get("seed", 0) * 1000 + n), pos, rec)  # nosec B311 # replayable lab runs
+                       for n, (pos, _, mover) in enumerate(turns) if mover == mine and not pos.is_over)
+    return out
+
+
 def ask_cloudict(position: Position, directory: Path, depth: int, timeout: float = 120.0
                  ) -> tuple[bool, tuple[int, ...] | None] | None:
     """Cloudict's view of the position (side to move): (its own VCF search found a win, its

@@ -22,46 +22,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess  # nosec B404 # runs this tool again with another layer on PYTHONPATH
 import sys
 from pathlib import Path
 from typing import Any
 
 from connect6.ai import DEFAULT_BUDGETS, clock, search
-from connect6.rules import Position
-from tools.lab.arena import read_record_file
-from tools.lab.loss_analysis import game_positions, labels
+from tools.lab.loss_analysis import labels, studied_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LAYER = ROOT / "layers" / "connect6"
 Move = dict[str, Any]
 
 
-def positions(records: list[Path], side: str | None, colour: str | None, lost: bool
-              ) -> list[tuple[dict[str, Any], int, Position]]:
-    """(record, turn index after the opening, position) of every turn the studied side played."""
-    out: list[tuple[dict[str, Any], int, Position]] = []
-    for path in records:
-        for rec in read_record_file(path):
-            ours = side or next((e for e in (rec["black"], rec["white"]) if e.startswith("ours:")), None)
-            mine = "black" if rec["black"] == ours else "white" if rec["white"] == ours else None
-            if mine is None or (colour and mine != colour) or (lost and rec.get("winner") in (ours, None)):
-                continue
-            _, turns = game_positions(rec)
-            out.extend((rec, n, pos) for n, (pos, _, mover) in enumerate(turns)
-                       if mover == mine and not pos.is_over)
-    return out
-
-
 def emit(args: argparse.Namespace) -> None:
     """One engine's moves (the layer on PYTHONPATH), as JSON lines on stdout."""
     clock.use_cpu_time(True)
     budget = args.budget if args.budget is not None else DEFAULT_BUDGETS[args.level]
-    for rec, n, pos in positions(args.records, args.side, args.colour, args.lost)[:args.limit]:
-        seed = rec.get("seed", 0) * 1000 + n
-        result = search(pos, args.level, budget_s=budget, rng=random.Random(seed),  # nosec B311 # replayable lab runs
-                        max_depth=args.depth)
+    for rng, pos, rec in studied_positions(args.records, args.side, args.colour, args.lost)[:args.limit]:
+        result = search(pos, args.level, budget_s=budget, rng=rng, max_depth=args.depth)
         print(json.dumps({"game": rec["game"], "turn": pos.turn_count + 1,
                           "move": labels(sorted(result.stones), pos.size), "reason": result.reason,
                           "score": result.score, "depth": result.depth}), flush=True)

@@ -17,13 +17,11 @@ the one that played; an engine from before ``phases`` existed gets the time line
 from __future__ import annotations
 
 import argparse
-import random
 from collections import defaultdict
 from pathlib import Path
 
 from connect6.ai import DEFAULT_BUDGETS, clock, search
-from tools.lab.arena import read_record_file
-from tools.lab.loss_analysis import game_positions
+from tools.lab.loss_analysis import studied_positions
 from tools.lab.timing import percentile
 
 
@@ -35,27 +33,16 @@ def profile(paths: list[Path], level: str, budget: float, side: str | None, limi
     phases: dict[str, list[float]] = defaultdict(list)
     searched: list[float] = []
     searched_phases: dict[str, list[float]] = defaultdict(list)
-    for path in paths:
-        for rec in read_record_file(path):
-            ours = side or next((e for e in (rec["black"], rec["white"]) if e.startswith("ours:")), None)
-            colour = "black" if rec["black"] == ours else "white" if rec["white"] == ours else None
-            if colour is None:
-                continue
-            _, turns = game_positions(rec)
-            for n, (pos, _, mover) in enumerate(turns):
-                if mover != colour or pos.is_over:
-                    continue
-                if len(used) >= limit:
-                    return used, phases, searched, searched_phases
-                result = search(pos, level, budget_s=budget, rng=random.Random(rec.get("seed", 0) * 1000 + n))  # nosec B311 # replayable lab runs
-                used.append(result.elapsed)
-                spent = dict(getattr(result, "phases", ()))  # an engine from before phases: time only
-                for name, seconds in spent.items():
-                    phases[name].append(seconds)
-                if "alpha_beta" in spent:
-                    searched.append(result.elapsed)
-                    for name, seconds in spent.items():
-                        searched_phases[name].append(seconds)
+    for rng, pos, _ in studied_positions(paths, side)[:limit]:
+        result = search(pos, level, budget_s=budget, rng=rng)
+        used.append(result.elapsed)
+        spent = dict(getattr(result, "phases", ()))  # an engine from before phases: time only
+        for name, seconds in spent.items():
+            phases[name].append(seconds)
+        if "alpha_beta" in spent:
+            searched.append(result.elapsed)
+            for name, seconds in spent.items():
+                searched_phases[name].append(seconds)
     return used, phases, searched, searched_phases
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from connect6.ai.board import Board
 from connect6.ai.protocol import parse_stones
+from connect6.ai.search import LEVEL_CONFIGS
 from connect6.ai.vcdt import Vcdt
 from connect6.records import parse_label, split_labels
 from connect6.rules import Position
@@ -18,6 +19,9 @@ DATA = Path(__file__).resolve().parent / "data"
 NODES = 300_000
 MAX_DEPTH = 2
 BUDGET_S = 60.0
+# hard's own check depths: its entry warnings (single four, double threat) and its VCDT check.
+ENTRY_DEPTH = LEVEL_CONFIGS["hard"].entry_check
+VCDT_DEPTH = LEVEL_CONFIGS["hard"].opp_check
 
 
 def cases(name: str) -> list[dict]:

@@ -17,11 +17,12 @@ import pytest
 
 from connect6.ai import search
 from connect6.ai.board import count_hits, hitting_moves
-from connect6.ai.search import LEVEL_CONFIGS
 from tests.unit.ai.lost_games import (
     BUDGET_S,
+    ENTRY_DEPTH,
     MAX_DEPTH,
     NODES,
+    VCDT_DEPTH,
     NodeLimitedVcdt,
     board_after,
     case_stones,
@@ -30,9 +31,6 @@ from tests.unit.ai.lost_games import (
 )
 
 CASES = cases("block_entry_positions.jsonl")
-
-DEPTH = LEVEL_CONFIGS["hard"].entry_check
-VCDT_DEPTH = LEVEL_CONFIGS["hard"].opp_check
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -46,7 +44,7 @@ def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
     # but a move that blocks the four and makes one of its own, after which every block of it
     # (with the free stone anywhere) meets a VCDT: a forced win the entry now reports
-    found = NodeLimitedVcdt(board, NODES).entry(o, DEPTH)
+    found = NodeLimitedVcdt(board, NODES).entry(o, ENTRY_DEPTH)
     assert found is not None
     _turns, (a, b) = found
     board.place(a, o)
@@ -56,7 +54,7 @@ def test_the_game_move_makes_a_four_whose_block_is_an_entry(case):
     board.remove(b, o)
     board.remove(a, o)
     # and so does the warning hard's safety check runs
-    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is not None
+    assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is not None
     # and the opponent's reply in the game was such a move: a block of every threat of ours
     # and exactly one threat of its own
     reply = case_stones(case, "reply_lg")
@@ -77,7 +75,7 @@ def test_a_side_with_a_four_of_its_own_on_the_board_has_no_entry():
     board, o = board_after(position_of(case), case_stones(case, "played_lg"))
     assert board.thr[1 - o]
     # Then the entry does not answer for that side
-    assert NodeLimitedVcdt(board, NODES).entry(1 - o, DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).entry(1 - o, ENTRY_DEPTH) is None
 
 
 HOLDABLE = [c for c in CASES if c["holding_lg"]]
@@ -92,7 +90,7 @@ def test_a_move_that_leaves_no_entry_existed(case):
     # Then the opponent has neither a VCDT nor an entry after it
     assert not board.thr[o]
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
-    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is None
 
 
 @pytest.mark.slow
@@ -105,4 +103,4 @@ def test_the_hard_answer_leaves_no_entry(case, cpu_clock):
     assert sorted(result.stones) != sorted(case_stones(case, "played_lg"))
     board, o = board_after(pos, list(result.stones))
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None, result.stones
-    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None, result.stones
+    assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is None, result.stones

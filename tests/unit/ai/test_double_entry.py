@@ -17,11 +17,12 @@ import pytest
 
 from connect6.ai import search
 from connect6.ai.board import Board, count_hits, hitting_moves
-from connect6.ai.search import LEVEL_CONFIGS
 from tests.unit.ai.lost_games import (
     BUDGET_S,
+    ENTRY_DEPTH,
     MAX_DEPTH,
     NODES,
+    VCDT_DEPTH,
     NodeLimitedVcdt,
     board_after,
     case_stones,
@@ -30,9 +31,6 @@ from tests.unit.ai.lost_games import (
 )
 
 CASES = cases("double_entry_positions.jsonl")
-
-DEPTH = LEVEL_CONFIGS["hard"].entry_check
-VCDT_DEPTH = LEVEL_CONFIGS["hard"].opp_check
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -43,9 +41,9 @@ def test_the_game_move_leaves_a_double_threat_into_an_entry_that_the_older_check
     board, o = board_after(pos, case_stones(case, "played_lg"))
     # Then the opponent has no VCDT and no single-four entry there
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None
-    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is None
     # but a double threat after which every defence meets a VCDT or an entry
-    found = NodeLimitedVcdt(board, NODES).double_warning(o, DEPTH)
+    found = NodeLimitedVcdt(board, NODES).double_warning(o, ENTRY_DEPTH)
     assert found is not None
     turns, (a, b) = found
     assert turns >= 3
@@ -59,7 +57,7 @@ def test_the_game_move_leaves_a_double_threat_into_an_entry_that_the_older_check
         board.place(c, 1 - o)
         board.place(d, 1 - o)
         solver = NodeLimitedVcdt(board, NODES)
-        assert solver.solve(o, DEPTH) is not None or solver.warning(o, DEPTH) is not None, (c, d)
+        assert solver.solve(o, ENTRY_DEPTH) is not None or solver.warning(o, ENTRY_DEPTH) is not None, (c, d)
         board.remove(d, 1 - o)
         board.remove(c, 1 - o)
     # and the opponent's reply in the game was such a double threat
@@ -83,8 +81,8 @@ def test_no_double_warning_while_a_threat_is_on_the_board():
     side = 0 if played.to_move.value == "black" else 1
     assert board.thr[1 - side]
     # Then neither side's double warning answers: the threat is answered first
-    assert NodeLimitedVcdt(board, NODES).double_warning(side, DEPTH) is None
-    assert NodeLimitedVcdt(board, NODES).double_warning(1 - side, DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).double_warning(side, ENTRY_DEPTH) is None
+    assert NodeLimitedVcdt(board, NODES).double_warning(1 - side, ENTRY_DEPTH) is None
 
 
 @pytest.mark.slow
@@ -94,5 +92,5 @@ def test_the_hard_answer_leaves_no_double_warning(case, cpu_clock):
     result = search(pos, "hard", budget_s=BUDGET_S, rng=random.Random(0), max_depth=MAX_DEPTH)
     board, o = board_after(pos, list(result.stones))
     assert NodeLimitedVcdt(board, NODES).solve(o, VCDT_DEPTH) is None, result.stones
-    assert NodeLimitedVcdt(board, NODES).warning(o, DEPTH) is None, result.stones
-    assert NodeLimitedVcdt(board, NODES).double_warning(o, DEPTH) is None, result.stones
+    assert NodeLimitedVcdt(board, NODES).warning(o, ENTRY_DEPTH) is None, result.stones
+    assert NodeLimitedVcdt(board, NODES).double_warning(o, ENTRY_DEPTH) is None, result.stones
