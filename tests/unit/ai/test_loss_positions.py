@@ -35,7 +35,7 @@ BUDGET_S = 60.0  # far more than the fixed depth needs: the clock does not cut t
 VCDT_NODES = 200_000
 
 # Ids of cases the shipped engine still answers with a refuted move (xfail, not strict).
-KNOWN_FAILING: set[str] = {"hard-cd2-g25-t11"}
+KNOWN_FAILING: set[str] = set()
 
 
 def opponent_wins(position: Position, turns: int) -> bool:
