@@ -46,6 +46,16 @@ def road_counts(board: Board) -> tuple[list[int], list[int]]:
     return counts
 
 
+def quiet_row(board: Board, side: int, winner: str | None, mover: str) -> Row | None:
+    """The features and label of the position on ``board`` (``side`` to move), None if not quiet."""
+    counts = road_counts(board)
+    if any(counts[0][4:]) or any(counts[1][4:]):
+        return None  # a threat: the threat logic decides these, not the weights
+    label = 0.5 if winner is None else 1.0 if winner == mover else 0.0
+    own, enemy = counts[side], counts[1 - side]
+    return [float(n) for n in (*own[1:4], *enemy[1:4])], label
+
+
 def quiet_rows(records: Sequence[Path]) -> list[Row]:
     """(features, label) for every quiet position of the records' games, seen once."""
     rows: list[Row] = []
@@ -53,20 +63,20 @@ def quiet_rows(records: Sequence[Path]) -> list[Row]:
     for path in records:
         for rec in read_record_file(path):
             winner = rec.get("winner_colour")
-            for pos, _, mover in game_positions(rec)[1]:
+            turns = game_positions(rec)[1]
+            if not turns:
+                continue
+            board = Board.from_position(turns[0][0])  # then kept up to date turn by turn
+            for pos, stones, mover in turns:
                 side = 0 if mover == "black" else 1
-                board = Board.from_position(pos)
                 key = board.hash ^ side
-                if pos.is_over or key in seen:
-                    continue
-                seen.add(key)
-                counts = road_counts(board)
-                if any(counts[0][4:]) or any(counts[1][4:]):
-                    continue  # a threat: the threat logic decides these, not the weights
-                label = 0.5 if winner is None else 1.0 if winner == mover else 0.0
-                own, enemy = counts[side], counts[1 - side]
-                rows.append(([float(own[1]), float(own[2]), float(own[3]),
-                              float(enemy[1]), float(enemy[2]), float(enemy[3])], label))
+                if not pos.is_over and key not in seen:
+                    seen.add(key)
+                    row = quiet_row(board, side, winner, mover)
+                    if row is not None:
+                        rows.append(row)
+                for p in stones:
+                    board.place(p, side)
     return rows
 
 
