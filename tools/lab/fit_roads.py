@@ -67,10 +67,10 @@ def quiet_rows(records: Sequence[Path]) -> list[Row]:
             if not turns:
                 continue
             board = Board.from_position(turns[0][0])  # then kept up to date turn by turn
-            for pos, stones, mover in turns:
+            for _, stones, mover in turns:  # positions a move was played from: none is over
                 side = 0 if mover == "black" else 1
                 key = board.hash ^ side
-                if not pos.is_over and key not in seen:
+                if key not in seen:
                     seen.add(key)
                     row = quiet_row(board, side, winner, mover)
                     if row is not None:
