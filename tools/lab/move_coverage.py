@@ -16,10 +16,15 @@ reports per side (``ours`` and the opponent):
   line 1, 2 or 3 points apart (a connected pair builds a line), farther apart on a line, a
   knight's move, or unaligned — does the opponent build differently from what we rank first.
 
+``--refutations`` reads loss_analysis.py ``--out`` files instead: for each lost game, the rank of
+the opponent's refutation (its answer to our losing move) among the pairs each width set offers
+the opponent there — could alpha-beta's first inner ply have seen the line at all?
+
 Example::
 
     python -m tools.lab.move_coverage runs/de-d6-s1.jsonl runs/de-d6-s2.jsonl
     python -m tools.lab.move_coverage runs/cd6.jsonl --widths 9,4,20 --widths 16,8,64 --shapes
+    python -m tools.lab.move_coverage --refutations runs/white-out.jsonl --widths 9,4,20 --widths 9,8,20
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from connect6.ai.board import Board
-from connect6.ai.movegen import _seconds, first_candidates, normal_pairs, point_scores
-from tools.lab.arena import read_record_file
+from connect6.ai.movegen import _seconds, defence_pairs, first_candidates, normal_pairs, point_scores
+from connect6.records.labels import parse_label, split_labels
+from connect6.rules import Position
+from tools.lab.arena import parse_move, read_record_file
 from tools.lab.loss_analysis import game_positions
 
 DEFAULT_WIDTHS = ((9, 4, 20), (12, 5, 30), (16, 8, 64))
@@ -106,6 +113,66 @@ def coverage(records: Iterable[dict[str, Any]], widths: Sequence[tuple[int, int,
     return sides
 
 
+@dataclass
+class RefutationRank:
+    """One lost game: where the opponent's refutation stood among the pairs offered to it."""
+
+    name: str
+    # Our losing move made a threat: the opponent had to block, and alpha-beta offers it the
+    # blocking pairs (every one, each single block with K2 free stones) instead of K1xK2 cap.
+    forced: bool
+    stone_ranks: tuple[int, int]
+    pair_ranks: dict[tuple[int, int, int], int | None]  # 0-based rank among those offered; None: not offered
+
+
+def refutation_ranks(findings: Iterable[dict[str, Any]],
+                     widths: Sequence[tuple[int, int, int]]) -> list[RefutationRank]:
+    """For every loss_analysis finding with a two-stone refutation: the position after our move,
+    the refutation's rank among the pairs alpha-beta's first inner ply offers the opponent at
+    each width set (as ``Engine._ab`` generates them), and its stones' ranks."""
+    out = []
+    for case in findings:
+        size = case.get("size")
+        if not size:
+            continue  # a finding without a position (a game with no verdict)
+        refutation = [parse_label(x, size) for x in split_labels(case.get("refutation") or "")]
+        if len(refutation) != 2:
+            continue  # no refutation found, or a six with one stone
+        pos = Position(size)
+        for t in case["turns"]:
+            pos.play(parse_move(t, size))
+        pos.play([parse_label(x, size) for x in split_labels(case["played"])])
+        board = Board.from_position(pos)
+        s = pos.to_move.index
+        pair = (min(refutation), max(refutation))
+        forced = bool(board.thr[1 - s])
+        ranks: dict[tuple[int, int, int], int | None] = {}
+        for k1, k2, cap in widths:
+            moves = (defence_pairs(board, s, board.threat_sets(1 - s), k2) if forced
+                     else normal_pairs(board, s, k1, k2)[:cap])
+            offered = [(min(a, b), max(a, b)) for _, a, b in moves]
+            ranks[(k1, k2, cap)] = offered.index(pair) if pair in offered else None
+        record = Path(str(case.get("record", ""))).stem
+        name = f"{case.get('colour', '?')} {record} game {case.get('game')} turn {case.get('turn')}"
+        out.append(RefutationRank(name, forced, stone_ranks(board, s, pair), ranks))
+    return out
+
+
+def refutation_report(rows: Sequence[RefutationRank], widths: Sequence[tuple[int, int, int]]) -> list[str]:
+    heads = "  ".join(f"{k1}x{k2} cap {cap:<3}" for k1, k2, cap in widths)
+    lines = [f"{'lost game':<40} {'stone ranks':>11}  {heads}"]
+    for row in rows:
+        cells = "  ".join(f"{'-' if r is None else r + 1:>12}" for r in row.pair_ranks.values())
+        note = "  (a block: ranked among the blocking pairs)" if row.forced else ""
+        lines.append(f"{row.name:<40} {row.stone_ranks[0] + 1:>5},{row.stone_ranks[1] + 1:<5}  {cells}{note}")
+    for label, group in (("free choices", [r for r in rows if not r.forced]),
+                         ("blocks", [r for r in rows if r.forced])):
+        lines.append(f"{'offered (of ' + str(len(group)) + ' ' + label + ')':<40} {'':>11}  "
+                     + "  ".join(f"{sum(r.pair_ranks[w] is not None for r in group):>12}" for w in widths))
+    lines.append("(ranks count from 1; '-': not among the pairs the width set offers)")
+    return lines
+
+
 def parse_widths(text: str) -> tuple[int, int, int]:
     k1, k2, cap = (int(x) for x in text.split(","))
     if min(k1, k2, cap) < 1:
@@ -146,7 +213,10 @@ def shape_report(sides: dict[str, SideCoverage], widths: Sequence[tuple[int, int
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("records", type=Path, nargs="+", help="arena --record files")
+    ap.add_argument("records", type=Path, nargs="+",
+                    help="arena --record files (with --refutations: loss_analysis.py --out files)")
+    ap.add_argument("--refutations", action="store_true",
+                    help="rank each lost game's refutation among the pairs offered to the opponent")
     ap.add_argument("--widths", type=parse_widths, action="append", default=None,
                     help="K1,K2,CAP: the generator's first stones, second stones each, pairs kept "
                          "(repeatable)")
@@ -156,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     widths = args.widths or list(DEFAULT_WIDTHS)
     records = [g for path in args.records for g in read_record_file(path)]
+    if args.refutations:
+        for line in refutation_report(refutation_ranks(records, widths), widths):
+            print(line)
+        return 0
     sides = coverage(records, widths, args.ours)
     for line in report(sides, widths) + (shape_report(sides, widths) if args.shapes else []):
         print(line)

@@ -5,6 +5,7 @@ import json
 from connect6.ai.board import Board
 from connect6.ai.movegen import normal_pairs
 from connect6.ai.protocol import parse_stones
+from connect6.records.labels import point_label
 from connect6.rules import Position
 from tools.lab import move_coverage
 from tools.lab.arena import move_text
@@ -103,3 +104,50 @@ def test_shapes_count_the_pair_played_and_the_generators_best_pair(tmp_path, cap
     out = capsys.readouterr().out.splitlines()
     played = next(line for line in out if line.startswith("opponent played"))
     assert played.split()[2:4] == ["100", "%"]
+
+
+def loss_finding(turns: list[str], played: list[int], refutation: list[int]) -> dict:
+    """A loss_analysis --out line (only what the tool reads): our ``played`` pair after ``turns``
+    and the opponent's ``refutation``."""
+    return {"record": "games.jsonl", "game": 3, "turn": len(turns) + 1, "colour": "white", "size": 19,
+            "turns": turns, "played": "".join(point_label(p, 19) for p in played),
+            "refutation": "".join(point_label(p, 19) for p in refutation)}
+
+
+def at(col: int, row: int) -> int:
+    return row * 19 + col
+
+
+def test_a_refutation_is_ranked_among_the_pairs_the_opponent_is_offered():
+    # Given our quiet move in a corner after Black's centre stone, and two refutations: the
+    # generator's best pair for Black there, and a pair in the far corner
+    turns, played = ["JJ"], [at(0, 0), at(1, 0)]
+    pos = Position(19)
+    pos.play(parse_stones("JJ", 19))
+    pos.play(played)
+    _, a, b = normal_pairs(Board.from_position(pos), pos.to_move.index, 9, 4)[0]
+    findings = [loss_finding(turns, played, [a, b]), loss_finding(turns, played, [at(18, 18), at(17, 18)])]
+    # When the refutations are ranked at two width sets
+    rows = move_coverage.refutation_ranks(findings, [(9, 4, 20), (1, 1, 1)])
+    # Then the best pair ranks first at both and the corner pair is offered at neither
+    assert [r.forced for r in rows] == [False, False]
+    assert rows[0].pair_ranks == {(9, 4, 20): 0, (1, 1, 1): 0} and rows[0].stone_ranks == (0, 0)
+    assert rows[1].pair_ranks == {(9, 4, 20): None, (1, 1, 1): None}
+
+
+def test_a_block_is_ranked_among_the_blocking_pairs(capsys, tmp_path):
+    # Given our move that makes four in a row (c3..f3) and Black's answer that closes both ends
+    turns = ["JJ", "CCDC", "JAJB"]
+    played = [at(4, 2), at(5, 2)]
+    findings = [loss_finding(turns, played, [at(1, 2), at(6, 2)])]
+    # When it is ranked
+    rows = move_coverage.refutation_ranks(findings, [(9, 4, 20)])
+    # Then it is a forced answer, offered among the blocks
+    assert rows[0].forced and rows[0].pair_ranks[(9, 4, 20)] is not None
+    # and the tool's report counts it as an offered block
+    src = tmp_path / "losses.jsonl"
+    src.write_text(json.dumps(findings[0]) + "\n")
+    assert move_coverage.main([str(src), "--refutations", "--widths", "9,4,20"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "a block" in out[1]
+    assert out[-2].split()[-1] == "1" and "1 blocks" in out[-2]
