@@ -138,10 +138,8 @@ def refutation_ranks(findings: Iterable[dict[str, Any]],
         refutation = [parse_label(x, size) for x in split_labels(case.get("refutation") or "")]
         if len(refutation) != 2:
             continue  # no refutation found, or a six with one stone
-        pos = Position(size)
-        for t in case["turns"]:
-            pos.play(parse_move(t, size))
-        pos.play([parse_label(x, size) for x in split_labels(case["played"])])
+        played = [parse_label(x, size) for x in split_labels(case["played"])]
+        pos = Position.from_turns([parse_move(t, size) for t in case["turns"]] + [played], size)
         board = Board.from_position(pos)
         s = pos.to_move.index
         pair = (min(refutation), max(refutation))
