@@ -18,7 +18,9 @@ reports per side (``ours`` and the opponent):
 
 ``--refutations`` reads loss_analysis.py ``--out`` files instead: for each lost game, the rank of
 the opponent's refutation (its answer to our losing move) among the pairs each width set offers
-the opponent there — could alpha-beta's first inner ply have seen the line at all?
+the opponent there — could alpha-beta's first inner ply have seen the line at all? — and how
+many threats the refutation made (0: a quiet pair; 1: a four with a free stone, which our
+quiet-move generator ranks low), with the free choices offered counted by that number.
 
 Example::
 
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from connect6.ai.board import Board
+from connect6.ai.board import Board, count_hits
 from connect6.ai.movegen import _seconds, defence_pairs, first_candidates, normal_pairs, point_scores
 from connect6.records.labels import parse_label, split_labels
 from connect6.rules import Position
@@ -123,6 +125,8 @@ class RefutationRank:
     forced: bool
     stone_ranks: tuple[int, int]
     pair_ranks: dict[tuple[int, int, int], int | None]  # 0-based rank among those offered; None: not offered
+    # Threats the refutation made: the fewest stones that stop every six it readies (at most 3).
+    threats: int = 0
 
 
 def refutation_ranks(findings: Iterable[dict[str, Any]],
@@ -150,22 +154,30 @@ def refutation_ranks(findings: Iterable[dict[str, Any]],
                      else normal_pairs(board, s, k1, k2)[:cap])
             offered = [(min(a, b), max(a, b)) for _, a, b in moves]
             ranks[(k1, k2, cap)] = offered.index(pair) if pair in offered else None
+        ranked = stone_ranks(board, s, pair)
+        for q in pair:
+            board.place(q, s)
+        threats = count_hits(board.threat_sets(s)) if board.thr[s] else 0
         record = Path(str(case.get("record", ""))).stem
         name = f"{case.get('colour', '?')} {record} game {case.get('game')} turn {case.get('turn')}"
-        out.append(RefutationRank(name, forced, stone_ranks(board, s, pair), ranks))
+        out.append(RefutationRank(name, forced, ranked, ranks, threats))
     return out
 
 
 def refutation_report(rows: Sequence[RefutationRank], widths: Sequence[tuple[int, int, int]]) -> list[str]:
     heads = "  ".join(f"{k1}x{k2} cap {cap:<3}" for k1, k2, cap in widths)
-    lines = [f"{'lost game':<40} {'stone ranks':>11}  {heads}"]
+    lines = [f"{'lost game':<40} {'stone ranks':>11}  {'threats':>7}  {heads}"]
     for row in rows:
         cells = "  ".join(f"{'-' if r is None else r + 1:>12}" for r in row.pair_ranks.values())
         note = "  (a block: ranked among the blocking pairs)" if row.forced else ""
-        lines.append(f"{row.name:<40} {row.stone_ranks[0] + 1:>5},{row.stone_ranks[1] + 1:<5}  {cells}{note}")
-    for label, group in (("free choices", [r for r in rows if not r.forced]),
-                         ("blocks", [r for r in rows if r.forced])):
-        lines.append(f"{'offered (of ' + str(len(group)) + ' ' + label + ')':<40} {'':>11}  "
+        lines.append(f"{row.name:<40} {row.stone_ranks[0] + 1:>5},{row.stone_ranks[1] + 1:<5}  "
+                     f"{row.threats:>7}  {cells}{note}")
+    free = [r for r in rows if not r.forced]
+    groups = [("free choices", free)]
+    groups += [(f"free choices, {t} threat{'s' if t != 1 else ''}", [r for r in free if r.threats == t])
+               for t in sorted({r.threats for r in free})]
+    for label, group in [*groups, ("blocks", [r for r in rows if r.forced])]:
+        lines.append(f"{'offered (of ' + str(len(group)) + ' ' + label + ')':<40} {'':>11}  {'':>7}  "
                      + "  ".join(f"{sum(r.pair_ranks[w] is not None for r in group):>12}" for w in widths))
     lines.append("(ranks count from 1; '-': not among the pairs the width set offers)")
     return lines

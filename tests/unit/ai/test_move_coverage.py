@@ -151,3 +151,31 @@ def test_a_block_is_ranked_among_the_blocking_pairs(capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     assert "a block" in out[1]
     assert out[-2].split()[-1] == "1" and "1 blocks" in out[-2]
+
+
+def test_a_refutation_counts_the_threats_it_made(tmp_path, capsys):
+    # Given Black's two stones j10 k10 with White's stone on i10, our quiet move in a corner, and
+    # two refutations: a four that White's stone closes on one side (one threat) and the
+    # generator's best quiet pair
+    turns, played = ["JJ", "IJAA", "KJSS"], [at(0, 18), at(1, 18)]
+    pos = Position(19)
+    for turn in turns:
+        pos.play(parse_stones(turn, 19))
+    pos.play(played)
+    _, a, b = normal_pairs(Board.from_position(pos), pos.to_move.index, 9, 4)[0]
+    findings = [loss_finding(turns, played, [at(11, 9), at(12, 9)]), loss_finding(turns, played, [a, b])]
+    # When they are ranked
+    rows = move_coverage.refutation_ranks(findings, [(9, 4, 20)])
+    # Then the four counts one threat and the quiet pair none; the four is not among the pairs
+    # hard's first inner ply offers (its stones rank 21st and 31st by point score)
+    assert [r.forced for r in rows] == [False, False]
+    assert rows[0].threats == 1 and rows[1].threats == 0
+    assert rows[0].pair_ranks[(9, 4, 20)] is None and rows[1].pair_ranks[(9, 4, 20)] == 0
+    # and the report counts the free choices offered by the threats they made
+    src = tmp_path / "losses.jsonl"
+    src.write_text("".join(json.dumps(f) + "\n" for f in findings))
+    assert move_coverage.main([str(src), "--refutations", "--widths", "9,4,20"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    offered = {line.split("(of ")[1].split(")")[0]: line.split()[-1] for line in out if "(of " in line}
+    assert offered == {"2 free choices": "1", "1 free choices, 0 threats": "1",
+                       "1 free choices, 1 threat": "0", "0 blocks": "0"}
