@@ -133,7 +133,7 @@ def refutation_ranks(findings: Iterable[dict[str, Any]],
                      widths: Sequence[tuple[int, int, int]]) -> list[RefutationRank]:
     """For every loss_analysis finding with a two-stone refutation: the position after our move,
     the refutation's rank among the pairs alpha-beta's first inner ply offers the opponent at
-    each width set (as ``Engine._ab`` generates them), and its stones' ranks."""
+    each width set (as ``Engine._ab`` generates them), its stones' ranks and the threats it made."""
     out = []
     for case in findings:
         size = case.get("size")
