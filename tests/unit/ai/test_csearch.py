@@ -188,13 +188,83 @@ def test_a_quiet_leaf_weighs_both_sides_double_threat_pairs_at_the_levels_weight
     assert values[(40, 30)] - values[(0, 0)] == 40 * white - 30 * LEAF_POTENTIAL_CAP
 
 
+@pytest.mark.parametrize("pure", [True, False])
+def test_a_quiet_leaf_counts_the_threes_of_the_side_to_move_at_the_levels_weight(
+        pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not pure and vcdt._csearch is None:
+        pytest.skip("the C search is not built here")
+    # Given the first turns of a Little Golem game: no threat on the board, Black holding threes
+    # (windows with three Black stones and no White stone) and White none
+    position = Position(19)
+    for turn in ["JJ", "JIKK", "IKLI", "KILJ", "JLHJ"]:
+        position.play(parse_stones(turn, 19))
+    board = Board.from_position(position)
+    assert not board.thr[0] and not board.thr[1]
+    assert board.threes(0) > 0 and board.threes(1) == 0
+    hard = LEVEL_CONFIGS["hard"]
+    values = {}
+    for weight in (0, 1000):
+        monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(
+            hard, leaf_tempo=weight, leaf_potential=0, leaf_waiting=0))
+        # When the node is scored as a leaf with each side to move
+        engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
+        values[weight] = (engine._ab(0, 0, -INF, INF, 1), engine._ab(1, 0, -INF, INF, 1))
+    # Then without the weight the leaf is the static evaluation; with it, Black to move gains
+    # the weight per Black three, and Black's threes give White to move nothing
+    assert values[0] == (board.evaluate(0), board.evaluate(1))
+    assert values[1000][0] - values[0][0] == 1000 * board.threes(0)
+    assert values[1000][1] == values[0][1]
+
+
+def test_the_threes_are_counted_as_stones_come_and_go() -> None:
+    # Given an empty 19x19 board, three Black stones in a row in the middle
+    board = Board(19)
+    for c in (5, 6, 7):
+        board.place(9 * 19 + c, 0)
+    # Then every window of that row holding the three and no other stone is a three (columns 2-7
+    # to 5-10: four windows), and White has none
+    assert board.threes(0) == 4 and board.threes(1) == 0
+    # When White puts a stone at one end of the row
+    board.place(9 * 19 + 4, 1)
+    # Then the windows that took the white stone no longer count (columns 2-7 to 4-9 held it)
+    assert board.threes(0) == 1
+    # When a fourth Black stone joins and White's stone goes again
+    board.place(9 * 19 + 8, 0)
+    board.remove(9 * 19 + 4, 1)
+    # Then the windows with four are threats, not threes: columns 3-8, 4-9, 5-10 hold four;
+    # 2-7 (5, 6, 7) and 6-11 (6, 7, 8) hold three
+    assert board.threes(0) == 2
+    assert len(board.thr[0]) == 3
+
+
+@pytest.mark.usefixtures("built")
+def test_the_c_searchs_threes_match_the_boards_after_every_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given Little Golem positions without threats, both colours to move, the weight at one and
+    # the other leaf terms off
+    monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(
+        LEVEL_CONFIGS["hard"], leaf_tempo=1, leaf_potential=0, leaf_waiting=0, leaf_vcdt=0))
+    checked = 0
+    for position in _positions(6):
+        board = Board.from_position(position)
+        if board.thr[0] or board.thr[1]:
+            continue
+        for side in (0, 1):
+            # When the position is scored as a leaf by the pure and the C search
+            values = [Engine(position, "hard", 1000.0, random.Random(1), pure=pure)._ab(side, 0, -INF, INF, 1)
+                      for pure in (True, False)]
+            # Then both add one per three of the side to move to the static evaluation
+            assert values[0] == values[1] == board.evaluate(side) + board.threes(side)
+            checked += 1
+    assert checked >= 6
+
+
 @pytest.mark.usefixtures("built")
 def test_with_leaf_checks_the_c_engine_still_plays_the_pure_engines_moves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     for level in ("normal", "hard"):
         monkeypatch.setitem(LEVEL_CONFIGS, level,
                             dataclasses.replace(LEVEL_CONFIGS[level], leaf_vcdt=2, leaf_potential=40,
-                                                leaf_waiting=30))
+                                                leaf_waiting=30, leaf_tempo=1000))
     for position in [*_positions(2), _two_open_threes()]:
         for level in ("normal", "hard"):
             results = [Engine(position, level, 1000.0, random.Random(1), max_depth=2, pure=pure).run()

@@ -323,6 +323,7 @@ cdef class Core:
     cdef int* code
     cdef int* near
     cdef int thr_n[2]
+    cdef int threes[2]  # windows with exactly three own stones and no enemy stone, per colour
     cdef uint64_t hash
     # Scratch for _pairs (only while building a node's candidates).
     cdef long* weight
@@ -435,6 +436,8 @@ cdef class Core:
                     self.near[self.box[j]] += 1
         self.thr_n[0] = 0
         self.thr_n[1] = 0
+        self.threes[0] = 0
+        self.threes[1] = 0
         self.score[0] = 0
         self.score[1] = 0
         for w in range(self.nwin):
@@ -449,6 +452,8 @@ cdef class Core:
             for s in range(2):
                 if self.clean[s][c] >= 4:
                     self.thr_n[s] += 1
+                elif self.clean[s][c] == 3:
+                    self.threes[s] += 1
                 self.score[s] += self.road[s][c]
 
     cdef inline void place(self, int p, int s) noexcept nogil:
@@ -462,14 +467,22 @@ cdef class Core:
             opp += self.d_opp[s][c]
             if self.clean[0][c] >= 4:
                 self.thr_n[0] -= 1
+            elif self.clean[0][c] == 3:
+                self.threes[0] -= 1
             if self.clean[1][c] >= 4:
                 self.thr_n[1] -= 1
+            elif self.clean[1][c] == 3:
+                self.threes[1] -= 1
             c += step
             self.code[w] = c
             if self.clean[0][c] >= 4:
                 self.thr_n[0] += 1
+            elif self.clean[0][c] == 3:
+                self.threes[0] += 1
             if self.clean[1][c] >= 4:
                 self.thr_n[1] += 1
+            elif self.clean[1][c] == 3:
+                self.threes[1] += 1
         for j in range(self.box_off[p], self.box_off[p + 1]):
             self.near[self.box[j]] += 1
         self.score[s] += own
@@ -485,16 +498,24 @@ cdef class Core:
             c = self.code[w]
             if self.clean[0][c] >= 4:
                 self.thr_n[0] -= 1
+            elif self.clean[0][c] == 3:
+                self.threes[0] -= 1
             if self.clean[1][c] >= 4:
                 self.thr_n[1] -= 1
+            elif self.clean[1][c] == 3:
+                self.threes[1] -= 1
             c -= step
             self.code[w] = c
             own += self.d_own[s][c]
             opp += self.d_opp[s][c]
             if self.clean[0][c] >= 4:
                 self.thr_n[0] += 1
+            elif self.clean[0][c] == 3:
+                self.threes[0] += 1
             if self.clean[1][c] >= 4:
                 self.thr_n[1] += 1
+            elif self.clean[1][c] == 3:
+                self.threes[1] += 1
         for j in range(self.box_off[p], self.box_off[p + 1]):
             self.near[self.box[j]] -= 1
         self.score[s] -= own
@@ -1231,6 +1252,8 @@ cdef class Core:
             v = self.mover_w * self.score[s] - self.other_w * self.score[o]
             if has_sets:
                 return v - AB_THREATENED
+            # The side to move's threes: each is a four with one more stone (Engine._ab).
+            v += self.leaf_tempo * self.threes[s]
             # Double-threat pairs: the mover's initiative, the waiting side's (Engine._ab).
             if self.leaf_potential > 0:
                 v += self.leaf_potential * self.count_doubles(s, self.leaf_cap)
@@ -1319,16 +1342,17 @@ cdef class Core:
     cdef int leaf_depth
     cdef long leaf_potential
     cdef long leaf_waiting
+    cdef long leaf_tempo
     cdef int leaf_cap
 
     def search(self, list cells, int s, int depth, long alpha, long beta, int ply, double deadline,
                dict tt, list inner, long nodes, now, dict fail, int leaf_depth, int max_pairs,
-               long leaf_potential=0, int leaf_cap=0, long leaf_waiting=0):
+               long leaf_potential=0, int leaf_cap=0, long leaf_waiting=0, long leaf_tempo=0):
         """Engine._ab from this position: (timed out, nodes, value). ``fail``, ``leaf_depth`` and
         ``max_pairs``: the VCDT failure table and settings of the quiet leaves' VCDT checks;
         ``leaf_potential``, ``leaf_waiting`` and ``leaf_cap``: the quiet leaves' bonus per
         double-threat pair of the side to move, cost per pair of the waiting side, each counted
-        up to the cap."""
+        up to the cap; ``leaf_tempo``: their bonus per three of the side to move."""
         cdef int i
         cdef long v
         _require(True)
@@ -1341,6 +1365,7 @@ cdef class Core:
         self.leaf_potential = leaf_potential
         self.leaf_cap = leaf_cap
         self.leaf_waiting = leaf_waiting
+        self.leaf_tempo = leaf_tempo
         self.max_pairs = max_pairs
         self.node_limit = 1 << 62
         self.deadline = deadline

@@ -259,6 +259,13 @@ class Board:
         sc = self.score
         return MOVER_W * sc[s] - OTHER_W * sc[1 - s]
 
+    def threes(self, s: int) -> int:
+        """How many windows hold exactly three of ``s``'s stones and no enemy stone (one more
+        stone in any of them is a four)."""
+        clean = CLEAN[s]
+        code = self.code
+        return sum(1 for w in self.open[s] if clean[code[w]] == 3)
+
     def threat_sets(self, s: int) -> list[tuple[int, ...]]:
         """The empty points of each of ``s``'s threat windows (deduplicated)."""
         cells = self.cells

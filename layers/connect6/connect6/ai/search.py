@@ -66,6 +66,10 @@ class LevelConfig:
     # (docs/experiments/ai-rounds.md, "Issue 31: double threats at the leaves").
     leaf_potential: int = 0
     leaf_waiting: int = 0
+    # Alpha-beta's quiet leaves: the side to move gains this much per window holding exactly three
+    # of its stones and no enemy stone (Board.threes). Each is a four with one stone more, so the
+    # side to move can make a threat there while keeping a stone free. 0: none.
+    leaf_tempo: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more: with 0.6 its warnings ran out of time.
     ab_share: float = 0.6
@@ -782,7 +786,7 @@ class Engine:
                                                        self.deadline, self.tt, list(cfg.inner),
                                                        self.nodes, now, self.vcdt_fail, cfg.leaf_vcdt,
                                                        LEAF_PAIRS, cfg.leaf_potential, LEAF_POTENTIAL_CAP,
-                                                       cfg.leaf_waiting)
+                                                       cfg.leaf_waiting, cfg.leaf_tempo)
             if timed_out:
                 raise Timeout
             return value
@@ -806,6 +810,8 @@ class Engine:
             if sets:
                 return v - THREATENED
             cfg = self.cfg
+            if cfg.leaf_tempo:
+                v += cfg.leaf_tempo * board.threes(s)
             if cfg.leaf_potential:
                 v += cfg.leaf_potential * Vcdt(board, self.deadline, pure=True).doubles(s, LEAF_POTENTIAL_CAP)
             if cfg.leaf_waiting:
