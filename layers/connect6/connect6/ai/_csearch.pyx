@@ -1249,11 +1249,10 @@ cdef class Core:
                         return 0
                     if r == 1:
                         return AB_WIN - ply - 2 * t
-            v = self.mover_w * self.score[s] - self.other_w * self.score[o]
+            # The side to move's threes: each is a four with one more stone (Engine._ab).
+            v = self.mover_w * self.score[s] - self.other_w * self.score[o] + self.leaf_tempo * self.threes[s]
             if has_sets:
                 return v - AB_THREATENED
-            # The side to move's threes: each is a four with one more stone (Engine._ab).
-            v += self.leaf_tempo * self.threes[s]
             # Double-threat pairs: the mover's initiative, the waiting side's (Engine._ab).
             if self.leaf_potential > 0:
                 v += self.leaf_potential * self.count_doubles(s, self.leaf_cap)

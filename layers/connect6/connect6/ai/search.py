@@ -66,7 +66,7 @@ class LevelConfig:
     # (docs/experiments/ai-rounds.md, "Issue 31: double threats at the leaves").
     leaf_potential: int = 0
     leaf_waiting: int = 0
-    # Alpha-beta's quiet leaves: the side to move gains this much per window holding exactly three
+    # Alpha-beta's leaves: the side to move gains this much per window holding exactly three
     # of its stones and no enemy stone (Board.threes). Each is a four with one stone more, so the
     # side to move can make a threat there while keeping a stone free. 0: none.
     leaf_tempo: int = 0
@@ -807,11 +807,11 @@ class Engine:
                 if turns:
                     return WIN - ply - 2 * (turns - 1)
             v = board.evaluate(s)
-            if sets:
-                return v - THREATENED
             cfg = self.cfg
             if cfg.leaf_tempo:
                 v += cfg.leaf_tempo * board.threes(s)
+            if sets:
+                return v - THREATENED
             if cfg.leaf_potential:
                 v += cfg.leaf_potential * Vcdt(board, self.deadline, pure=True).doubles(s, LEAF_POTENTIAL_CAP)
             if cfg.leaf_waiting:
