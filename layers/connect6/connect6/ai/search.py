@@ -68,7 +68,7 @@ class LevelConfig:
     leaf_waiting: int = 0
     # Alpha-beta's leaves: the side to move gains this much per window holding exactly three
     # of its stones and no enemy stone (Board.threes). Each is a four with one stone more, so the
-    # side to move can make a threat there while keeping a stone free. 0: none.
+    # side to move can make a threat there while keeping a stone free. 0: none; hard: LEAF_TEMPO.
     leaf_tempo: int = 0
     # With an opponent-VCDT check, alpha-beta gets this share of the search time, the check the
     # rest. hard gives the check more: with 0.6 its warnings ran out of time.
@@ -78,10 +78,11 @@ class LevelConfig:
     widen: int = 0
     # Variety: the move is drawn (with the caller's rng, so a game replays from its seed) among
     # the root moves whose score is at most this far below the best. A score is the evaluation
-    # of the side to move (10 x own roads - 9 x enemy roads, minus hard's potential penalty):
-    # one own stone in an empty window is worth 200, a second stone there 700 more. 0: always
-    # the best move. Never used for a win (own VCDT, a six, a mate score), a lost position, or a
-    # move the safety check rejects (see Engine.run); when blocking every candidate blocks.
+    # of the side to move (10 x own roads - 7 x enemy roads; hard adds its tempo and takes off
+    # its potential penalty): one own stone in an empty window is worth 200, a second stone
+    # there 700 more. 0: always the best move. Never used for a win (own VCDT, a six, a mate
+    # score), a lost position, or a move the safety check rejects (see Engine.run); when
+    # blocking every candidate blocks.
     margin: int = 0
     # Spend the budget: once the chosen move has passed the safety check, alpha-beta goes on
     # deepening (the next depths, the same transposition table) while more than this share of the
@@ -97,6 +98,11 @@ class LevelConfig:
 # where symmetric twins tie; measured in games against Cloudict (docs/ai.md).
 NORMAL_MARGIN = 120
 HARD_MARGIN = 60
+# hard's leaves gain this per three of the side to move (LevelConfig.leaf_tempo), as much as
+# five lone own stones in empty windows (200 each). Against Cloudict: 71 of 80 at depth 2 where
+# the engine without it scored 66, level at depths 4 and 6 (docs/experiments/ai-rounds.md,
+# "a tempo for threes").
+LEAF_TEMPO = 1000
 # hard deepens after its check while a tenth of its budget is left (LevelConfig.deepen).
 DEEPEN_LEFT = 0.1
 # hard's safety check tries this many more moves from the refutations' zones (LevelConfig.widen).
@@ -113,7 +119,8 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
                         double_entry=6, zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4,
-                        leaf_vcdt=1, margin=HARD_MARGIN, deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
+                        leaf_vcdt=1, leaf_tempo=LEAF_TEMPO, margin=HARD_MARGIN, deepen=DEEPEN_LEFT,
+                        widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
