@@ -176,7 +176,7 @@ def test_a_quiet_leaf_weighs_both_sides_double_threat_pairs_at_the_levels_weight
     values = {}
     for weights in ((0, 0), (40, 0), (0, 30), (40, 30)):
         monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(
-            hard, leaf_potential=weights[0], leaf_waiting=weights[1]))
+            hard, leaf_potential=weights[0], leaf_waiting=weights[1], leaf_tempo=0))
         # When the node is scored as a leaf
         engine = Engine(position, "hard", 1000.0, random.Random(1), pure=pure)
         values[weights] = engine._ab(1, 0, -INF, INF, 1)
@@ -238,7 +238,7 @@ def test_the_threes_are_counted_as_stones_come_and_go() -> None:
 
 
 @pytest.mark.usefixtures("built")
-def test_the_c_searchs_threes_match_the_boards_after_every_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_c_search_counts_the_threes_the_board_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     # Given Little Golem positions without threats, both colours to move, the weight at one and
     # the other leaf terms off
     monkeypatch.setitem(LEVEL_CONFIGS, "hard", dataclasses.replace(
