@@ -155,6 +155,15 @@ def test_a_quiet_leaf_where_the_mover_wins_by_vcdt_scores_a_win(pure: bool,
     assert engine._ab(0, 0, -INF, INF, 1) == WIN - 1 - 2
 
 
+def _five_turns_of_a_little_golem_game() -> Position:
+    """White to move on 19x19 after a Little Golem game's first five turns: no threat on the
+    board, Black with threes and double-threat pairs beyond the cap, White with a few pairs."""
+    position = Position(19)
+    for turn in ["JJ", "JIKK", "IKLI", "KILJ", "JLHJ"]:
+        position.play(parse_stones(turn, 19))
+    return position
+
+
 @pytest.mark.parametrize("pure", [True, False])
 def test_a_quiet_leaf_weighs_both_sides_double_threat_pairs_at_the_levels_weights(
         pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -163,9 +172,7 @@ def test_a_quiet_leaf_weighs_both_sides_double_threat_pairs_at_the_levels_weight
     # Given White to move (the first turns of a Little Golem game), no threat on the board and no
     # triple threat, a few pairs that would give White a double threat and more than the cap
     # that would give Black one
-    position = Position(19)
-    for turn in ["JJ", "JIKK", "IKLI", "KILJ", "JLHJ"]:
-        position.play(parse_stones(turn, 19))
+    position = _five_turns_of_a_little_golem_game()
     board = Board.from_position(position)
     assert not board.thr[0] and not board.thr[1]
     assert Vcdt(board, 1e18, pure=True).solve(1, 1) is None
@@ -195,9 +202,7 @@ def test_a_quiet_leaf_counts_the_threes_of_the_side_to_move_at_the_levels_weight
         pytest.skip("the C search is not built here")
     # Given the first turns of a Little Golem game: no threat on the board, Black holding threes
     # (windows with three Black stones and no White stone) and White none
-    position = Position(19)
-    for turn in ["JJ", "JIKK", "IKLI", "KILJ", "JLHJ"]:
-        position.play(parse_stones(turn, 19))
+    position = _five_turns_of_a_little_golem_game()
     board = Board.from_position(position)
     assert not board.thr[0] and not board.thr[1]
     assert board.threes(0) > 0 and board.threes(1) == 0
