@@ -47,6 +47,9 @@ class LevelConfig:
     # The safety check also looks for an opponent double threat after which every defence meets a
     # VCDT of at most this many turns or a single-four entry (Vcdt.double_warning; 0: none).
     double_entry: int = 0
+    # ... and for an opponent pair after which none of our best replies leaves it without a VCDT
+    # of at most this many turns (Vcdt.quiet_warning; 0: none).
+    quiet_check: int = 0
     zone_share: float = 0.0  # share of the budget for the null-move threat zone (0: none)
     screen_safe: int = 0  # root moves screened for opponent VCDTs until this many are safe (0: none)
     # Share of the budget for an own single-four entry (0: none). No level searches one: hard's
@@ -569,7 +572,8 @@ class Engine:
         forced to block, that pair itself; when blocking, each blocking point with one of its
         points), then the search's order. ``self.passed`` tells whether the move returned passed the
         check (neither a VCDT nor an entry after it, nor, with the level's ``double_entry``, a
-        double threat leading into either). Without ``steer`` only ``best`` and ``pairs`` are
+        double threat leading into either, nor, with its ``quiet_check``, a pair after which none of
+        our best replies stops a VCDT). Without ``steer`` only ``best`` and ``pairs`` are
         tried (no moves from refutations). With the level's ``widen``, when no move
         tried passed and time is left, up to that many more are tried: moves on the refutations'
         zones (see _zone_moves), each check capped at a share of the budget."""
@@ -580,9 +584,9 @@ class Engine:
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
         # If no move tried is safe, play (in this order) the first whose entry check ran out of
-        # time, the first with only an entry against it (a single threat, or a double threat
-        # leading into a VCDT or an entry), the first whose VCDT check ran out of time
-        # (unproven), or the one whose VCDT refutation is longest.
+        # time, the first with only an entry against it (a single threat, a double threat
+        # leading into a VCDT or an entry, or a quiet pair before a VCDT), the first whose VCDT
+        # check ran out of time (unproven), or the one whose VCDT refutation is longest.
         suspect: tuple[int, int] | None = None
         entered: tuple[int, int] | None = None
         unproven: tuple[int, int] | None = None
@@ -626,7 +630,8 @@ class Engine:
             if refutation is None:
                 # The entry warnings, each with its share of the time left, until one answers.
                 for warn, depth in ((solver.warning, cfg.entry_check),
-                                    (solver.double_warning, cfg.double_entry)):
+                                    (solver.double_warning, cfg.double_entry),
+                                    (solver.quiet_warning, cfg.quiet_check)):
                     if depth:
                         solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
                         entry, timed_out = self._timed(warn, solver, o, depth)

@@ -29,7 +29,7 @@ from connect6.ai.board import (
     road_value,
 )
 from connect6.ai.clock import now
-from connect6.ai.movegen import best_free, first_candidates, point_scores
+from connect6.ai.movegen import best_free, defence_pairs, first_candidates, normal_pairs, point_scores
 
 try:
     # The same search in C (``_csearch.pyx``, built by tools/compile_engine.py with Cython); without
@@ -59,6 +59,13 @@ WARNING_FREE = 4
 # Counter-fours (points of the defender's open 3-windows, best first) the warning also tries as
 # the free stone, before the best points: without them most warnings were false alarms.
 WARNING_COUNTERS = 3
+# :meth:`Vcdt.quiet_warning`: the attacker's pairs tried (the best of 9 first stones with 4 second
+# stones each, alpha-beta's first inner ply); the defender's replies tried after each (the best of
+# 12 first stones with 5 second stones each, hard's root moves; or its blocks with this many free
+# stones); a reply that leaves no VCDT holds.
+QUIET_PAIRS = 8
+QUIET_REPLIES = 12
+QUIET_FREE = 6
 # The failure table's key is the board's hash, xor this when the attacker is White.
 ATTACKER_KEY = 0x9E3779B97F4A7C15
 
@@ -529,6 +536,48 @@ class Vcdt:
                 return longest + 1, (a, b)
             if tried >= self.max_pairs:
                 break
+        return None
+
+    def quiet_warning(self, s: int, depth: int) -> tuple[int, tuple[int, int]] | None:
+        """``(attacker turns to the six, first pair)`` for a pair of ``s`` (to move, no threat
+        windows on the board) after which none of the defender's best replies leaves ``s``
+        without a VCDT within ``depth`` turns; None if every one of the attacker's best pairs
+        meets a reply that holds. The line of most of hard's losses against Cloudict depth 6: a
+        quiet move (or a single four), after which every defence met a forced win; the checks
+        that start with a threat see it only a turn later, when nothing holds any more. The
+        attacker's pairs and the defender's replies are the move generators' best few (see
+        ``QUIET_PAIRS``): a heuristic like the warning. Raises :class:`Timeout`."""
+        board = self.board
+        o = 1 - s
+        if board.thr[s] or board.thr[o]:
+            return None
+        place = board.place
+        remove = board.remove
+        for _, a, b in normal_pairs(board, s, 9, 4)[:QUIET_PAIRS]:
+            place(a, s)
+            place(b, s)
+            longest = 0
+            sets = board.threat_sets(s) if board.thr[s] else []
+            if not sets or count_hits(sets) < 3:  # three threats: the VCDT's own first turn
+                replies = (defence_pairs(board, o, sets, QUIET_FREE) if sets
+                           else normal_pairs(board, o, 12, 5))[:QUIET_REPLIES]
+                for _, c, d in replies:
+                    if now() > self.deadline:
+                        raise Timeout
+                    place(c, o)
+                    place(d, o)
+                    # A reply that makes a threat of its own is answered first: not forced.
+                    found = None if board.thr[o] else self.solve(s, depth)
+                    remove(d, o)
+                    remove(c, o)
+                    if found is None:
+                        longest = 0
+                        break
+                    longest = max(longest, found[0])
+            remove(b, s)
+            remove(a, s)
+            if longest:
+                return longest + 1, (a, b)
         return None
 
     def _free_stone_holds(self, s: int, depth: int, k_free: int) -> int:
