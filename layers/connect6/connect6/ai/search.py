@@ -106,6 +106,11 @@ HARD_MARGIN = 60
 # the engine without it scored 66, level at depths 4 and 6 (docs/experiments/ai-rounds.md,
 # "a tempo for threes").
 LEAF_TEMPO = 1000
+# hard's safety check also looks for a pair of the opponent's after which none of our best
+# replies stops a VCDT of at most this many turns (LevelConfig.quiet_check): the line of most of
+# its losses against Cloudict depth 6, a quiet move before the forced win (docs/experiments/
+# ai-rounds.md, "the quiet refutation").
+QUIET_CHECK = 6
 # hard deepens after its check while a tenth of its budget is left (LevelConfig.deepen).
 DEEPEN_LEFT = 0.1
 # hard's safety check tries this many more moves from the refutations' zones (LevelConfig.widen).
@@ -121,9 +126,9 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           zone_share=0.1, screen_safe=6, margin=NORMAL_MARGIN),
     "hard": LevelConfig(root=(12, 5), inner=((9, 4, 20), (7, 3, 14), (5, 3, 10), (4, 2, 6)), search=True,
                         vcdt_share=0.2, vcdt_depth=8, opp_check=8, noise=1, free=6, entry_check=6,
-                        double_entry=6, zone_share=0.25, screen_safe=8, potential=40, ab_share=0.4,
-                        leaf_vcdt=1, leaf_tempo=LEAF_TEMPO, margin=HARD_MARGIN, deepen=DEEPEN_LEFT,
-                        widen=WIDEN_TRIES),
+                        double_entry=6, quiet_check=QUIET_CHECK, zone_share=0.25, screen_safe=8, potential=40,
+                        ab_share=0.4, leaf_vcdt=1, leaf_tempo=LEAF_TEMPO, margin=HARD_MARGIN,
+                        deepen=DEEPEN_LEFT, widen=WIDEN_TRIES),
 }
 
 # The search stops at this share of the budget; the rest is a safety margin for set-up,
