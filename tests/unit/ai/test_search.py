@@ -226,7 +226,7 @@ def test_hard_counts_the_opponent_double_threats_a_root_move_leaves():
 
 class ScriptedVcdt(Vcdt):
     """The VCDT solver with verdicts scripted by position (board hash): ``"clean"`` (no VCDT,
-    no entry), ``"entry"`` (no VCDT, a single-four entry), ``"refuted"`` (a VCDT); any other
+    no entry, no quiet warning), ``"entry"`` (no VCDT, a single-four entry), ``"refuted"`` (a VCDT); any other
     position's check runs out of time."""
 
     script: ClassVar[dict[int, str]] = {}
@@ -242,6 +242,9 @@ class ScriptedVcdt(Vcdt):
 
     def warning(self, s: int, depth: int):
         return (5, self.entry_pair) if self.script.get(self.board.hash) == "entry" else None
+
+    def quiet_warning(self, s: int, depth: int):
+        return None
 
 
 def _scripted_engine(monkeypatch, pos: Position, verdicts: dict[tuple[int, ...], str],
@@ -299,8 +302,8 @@ def test_the_safety_check_prefers_an_unproven_move_to_a_refuted_one(monkeypatch)
 
 class DeepRefutationVcdt(Vcdt):
     """Scripted checks: the root screen's run out of time (so alpha-beta searches every root
-    move); the deeper ones (own VCDT, threat zone, safety check) find no VCDT and no entry,
-    except a VCDT after the positions in ``refuted``."""
+    move); the deeper ones (own VCDT, threat zone, safety check) find no VCDT, no entry and no
+    quiet warning, except a VCDT after the positions in ``refuted``."""
 
     refuted: ClassVar[set[int]] = set()
 
@@ -310,6 +313,9 @@ class DeepRefutationVcdt(Vcdt):
         return (5, (0, 1)) if self.board.hash in self.refuted else None
 
     def warning(self, s: int, depth: int):
+        return None
+
+    def quiet_warning(self, s: int, depth: int):
         return None
 
 

@@ -588,10 +588,12 @@ class Engine:
         blocks = hitting_moves(sets)[0] if sets else []
         queue = [best] + [p for p in pairs if p != best]
         tried: set[tuple[int, int]] = set()
-        # If no move tried is safe, play (in this order) the first whose entry check ran out of
-        # time, the first with only an entry against it (a single threat, a double threat
-        # leading into a VCDT or an entry, or a quiet pair before a VCDT), the first whose VCDT
-        # check ran out of time (unproven), or the one whose VCDT refutation is longest.
+        # If no move tried is safe, play (in this order) the first that only the quiet check
+        # flagged or left unanswered (it passed the others), the first whose entry check ran out
+        # of time, the first with only an entry against it (a single threat, or a double threat
+        # leading into a VCDT or an entry), the first whose VCDT check ran out of time
+        # (unproven), or the one whose VCDT refutation is longest.
+        quieted: tuple[int, int] | None = None
         suspect: tuple[int, int] | None = None
         entered: tuple[int, int] | None = None
         unproven: tuple[int, int] | None = None
@@ -634,16 +636,19 @@ class Engine:
             entry = None
             if refutation is None:
                 # The entry warnings, each with its share of the time left, until one answers.
-                for warn, depth in ((solver.warning, cfg.entry_check),
-                                    (solver.double_warning, cfg.double_entry),
-                                    (solver.quiet_warning, cfg.quiet_check)):
+                quiet = False
+                for warn, depth, quiet in ((solver.warning, cfg.entry_check, False),
+                                           (solver.double_warning, cfg.double_entry, False),
+                                           (solver.quiet_warning, cfg.quiet_check, True)):
                     if depth:
                         solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
                         entry, timed_out = self._timed(warn, solver, o, depth)
                         if timed_out or entry is not None:
                             break
                 if timed_out:
-                    if suspect is None:
+                    if quiet:
+                        quieted = quieted or (a, b)
+                    elif suspect is None:
                         suspect = (a, b)
                     continue
             board.remove(b, s)
@@ -658,7 +663,9 @@ class Engine:
                 x, y = refutation[1]
             else:
                 assert entry is not None
-                if entered is None:
+                if quiet:
+                    quieted = quieted or (a, b)
+                elif entered is None:
                     entered = (a, b)
                 x, y = entry[1]
             if not steer or widened:
@@ -673,7 +680,7 @@ class Engine:
                 front.insert(0, (x, y))
             queue = front + [p for p in queue if not (x in p or y in p)]
         self.passed = False
-        return suspect or entered or unproven or fallback
+        return quieted or suspect or entered or unproven or fallback
 
     def _iterate(self, pairs: list[tuple[int, int]], first: int = 1
                  ) -> tuple[tuple[int, int], int, int, list[tuple[int, int]], list[tuple[int, int]]]:
