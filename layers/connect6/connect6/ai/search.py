@@ -636,14 +636,15 @@ class Engine:
             entry = None
             if refutation is None:
                 # The entry warnings, each with its share of the time left, until one answers.
-                quiet = False
-                for warn, depth, quiet in ((solver.warning, cfg.entry_check, False),
-                                           (solver.double_warning, cfg.double_entry, False),
-                                           (solver.quiet_warning, cfg.quiet_check, True)):
+                quiet = False  # whether the warning that answered (or ran out of time) is the quiet one
+                for warn, depth, is_quiet in ((solver.warning, cfg.entry_check, False),
+                                              (solver.double_warning, cfg.double_entry, False),
+                                              (solver.quiet_warning, cfg.quiet_check, True)):
                     if depth:
                         solver.deadline = now() + (self.end - now()) * ENTRY_SHARE
                         entry, timed_out = self._timed(warn, solver, o, depth)
                         if timed_out or entry is not None:
+                            quiet = is_quiet
                             break
                 if timed_out:
                     if quiet:
