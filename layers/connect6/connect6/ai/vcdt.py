@@ -517,18 +517,7 @@ class Vcdt:
             tried += 1
             board.place(a, s)
             board.place(b, s)
-            longest = 0
-            for c, d in hitting_moves(sets)[1]:
-                board.place(c, o)
-                board.place(d, o)
-                # A defence that makes a threat of its own is answered first: not forced.
-                found = None if board.thr[o] else self.solve(s, depth) or self.warning(s, depth)
-                board.remove(d, o)
-                board.remove(c, o)
-                if found is None:
-                    longest = 0
-                    break
-                longest = max(longest, found[0])
+            longest = self._longest_after_each(s, hitting_moves(sets)[1], depth, entries=True)
             board.remove(b, s)
             board.remove(a, s)
             if longest:
@@ -561,24 +550,36 @@ class Vcdt:
             if not sets or count_hits(sets) < 3:  # three threats: the VCDT's own first turn
                 replies = (defence_pairs(board, o, sets, QUIET_FREE) if sets
                            else normal_pairs(board, o, 12, 5))[:QUIET_REPLIES]
-                for _, c, d in replies:
-                    if now() > self.deadline:
-                        raise Timeout
-                    place(c, o)
-                    place(d, o)
-                    # A reply that makes a threat of its own is answered first: not forced.
-                    found = None if board.thr[o] else self.solve(s, depth)
-                    remove(d, o)
-                    remove(c, o)
-                    if found is None:
-                        longest = 0
-                        break
-                    longest = max(longest, found[0])
+                longest = self._longest_after_each(s, [(c, d) for _, c, d in replies], depth, entries=False)
             remove(b, s)
             remove(a, s)
             if longest:
                 return longest + 1, (a, b)
         return None
+
+    def _longest_after_each(self, s: int, defences: list[tuple[int, int]], depth: int, entries: bool) -> int:
+        """The longest line ``s`` has after each of the defender's ``defences`` in turn (attacker
+        turns): a VCDT within ``depth``, or with ``entries`` also a warning entry; 0 as soon as
+        one defence leaves none. A defence that makes a threat of its own is answered first: not
+        forced, so it holds."""
+        board = self.board
+        o = 1 - s
+        longest = 0
+        for c, d in defences:
+            if now() > self.deadline:
+                raise Timeout
+            board.place(c, o)
+            board.place(d, o)
+            if board.thr[o]:
+                found = None
+            else:
+                found = self.solve(s, depth) or (self.warning(s, depth) if entries else None)
+            board.remove(d, o)
+            board.remove(c, o)
+            if found is None:
+                return 0
+            longest = max(longest, found[0])
+        return longest
 
     def _free_stone_holds(self, s: int, depth: int, k_free: int) -> int:
         """The defender has placed one stone of its turn (a block); with the other anywhere,
